@@ -1,0 +1,102 @@
+// The fully defaulted config that `loadConfig` produces from svc.yaml.
+// Nothing downstream writes `?? default`: every default is filled here.
+
+/** A secret is never written in svc.yaml: it names an environment variable, read when needed. */
+export interface SecretRef {
+  readonly env: string;
+}
+
+export type AuthConfig =
+  | { readonly type: 'bearer'; readonly token: SecretRef; readonly scheme?: string }
+  | { readonly type: 'basic'; readonly username: SecretRef | string; readonly password: SecretRef; readonly scheme?: string }
+  | {
+      readonly type: 'apiKey';
+      readonly in: 'header' | 'query' | 'cookie';
+      readonly name: string;
+      readonly value: SecretRef;
+      readonly scheme?: string;
+    }
+  | {
+      readonly type: 'oauth2';
+      readonly tokenUrl: string;
+      readonly clientId: SecretRef | string;
+      readonly clientSecret: SecretRef;
+      readonly scopes: readonly string[];
+      readonly scheme?: string;
+    };
+
+/** How `invoke` treats methods other than GET, HEAD and OPTIONS. */
+export type WritePolicy = 'deny' | 'allow' | 'confirm';
+
+export interface SpecConfig {
+  /** Absolute path of the spec file. */
+  readonly path: string;
+  /** Unique spec name: from svc.yaml, default the file stem (lower-cased, unsafe characters -> `-`). */
+  readonly name: string;
+  /** Collection: from svc.yaml, else the sub-folder of `specsDir` the file sits in, else `default`. */
+  readonly collection: string;
+  /** Allow `$ref`s to http(s) URLs (off by default). */
+  readonly allowRemoteRefs: boolean;
+  /** Absolute folders, besides the spec's own folder tree, that `$ref`s may read. */
+  readonly allowRefsFrom: readonly string[];
+  /** Overrides the spec's first server. */
+  readonly baseUrl?: string;
+  /** Values for server URL variables, overriding their defaults. */
+  readonly serverVariables: Readonly<Record<string, string>>;
+  /** Extra origins `invoke` may reach besides the base URL's. */
+  readonly allowedOrigins: readonly string[];
+  readonly writes: WritePolicy;
+  readonly auth: readonly AuthConfig[];
+  /** Static headers sent with every request (e.g. a User-Agent); values may be secrets. */
+  readonly headers: Readonly<Record<string, SecretRef | string>>;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  /** Line of this entry in svc.yaml, for messages. */
+  readonly line?: number;
+}
+
+export interface ServeConfig {
+  readonly transport: 'stdio' | 'sse';
+  readonly host: string;
+  readonly port: number;
+  /** Environment variable holding the bearer token; required when `host` is not loopback. */
+  readonly tokenEnv?: string;
+  /** Extra origins allowed to reach the HTTP transport (besides localhost ones). */
+  readonly allowedOrigins: readonly string[];
+  /** Max HTTP request body bytes. */
+  readonly maxBodyBytes: number;
+}
+
+export interface LimitsConfig {
+  /** A spec file larger than this is refused before it is read whole. */
+  readonly maxSpecBytes: number;
+  /** `invoke` response bodies are cut at this many bytes. */
+  readonly maxResponseBytes: number;
+  /** Images returned by `invoke` above this size are described, not embedded. */
+  readonly maxImageBytes: number;
+}
+
+export interface Config {
+  /** Absolute path of svc.yaml (or of the folder it would be in, for a config built from FILE args). */
+  readonly file: string;
+  /** Absolute folder against which relative paths were resolved. */
+  readonly dir: string;
+  /** Absolute folder that gives default collections (default `<dir>/specs`). */
+  readonly specsDir: string;
+  readonly specs: readonly SpecConfig[];
+  readonly serve: ServeConfig;
+  readonly limits: LimitsConfig;
+  /** IPC socket path override (else derived from `file`). */
+  readonly socket?: string;
+}
+
+export const DEFAULTS = {
+  port: 7331,
+  host: '127.0.0.1',
+  timeoutMs: 30_000,
+  retries: 2,
+  maxSpecBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 50 * 1024,
+  maxImageBytes: 1024 * 1024,
+  maxBodyBytes: 4 * 1024 * 1024,
+} as const;

@@ -1,0 +1,4 @@
+export * from './endpoint.ts';
+export * from './diagnostic.ts';
+export * from './errors.ts';
+export * from './spec.ts';
