@@ -2,6 +2,7 @@
 // and the daemon's IPC mirrors (`svc search`, `svc inspect`, `svc list`) call the same handler.
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
+import type { Invoker } from '../invoke/index.ts';
 
 export interface ToolAnnotations {
   readonly title: string;
@@ -30,6 +31,7 @@ export interface ToolResult {
 export interface ToolContext {
   readonly catalog: Catalog;
   readonly config: Config;
+  readonly invoker: Invoker;
   /** Ask the person to confirm (MCP elicitation); `undefined` when the client cannot ask. */
   readonly confirm?: (message: string) => Promise<boolean>;
   readonly signal?: AbortSignal;
