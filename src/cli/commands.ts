@@ -1,0 +1,14 @@
+// The command table. Adding a command = one entry here + its own module exporting `run(ctx)`.
+// `load` is a dynamic import: `svc update` / `svc status` must never load the MCP SDK,
+// the catalogue or the importers, so nothing heavy may be imported statically from this file.
+import type { CommandEntry } from './types.ts';
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    usage: 'check [...files]',
+    describe: 'Import the specs offline (no daemon) and report formats, counts, warnings and errors',
+    options: [['--json', 'Print one JSON object instead of text']],
+    examples: ['svc check', 'svc check specs/petstore.yaml --json'],
+    load: () => import('./check.ts'),
+  },
+];
