@@ -1,0 +1,231 @@
+// The daemon's side of the IPC socket. It answers every line with exactly one reply: garbage,
+// oversized or unknown messages get an error reply and the connection (and the daemon) keep going.
+import { lstatSync, unlinkSync, chmodSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { SvcError } from '../model/errors.ts';
+import { LineDecoder, encodeLine, type Frame } from './codec.ts';
+import { probe } from './client.ts';
+import {
+  checkSocketPath,
+  daemonSocketPath,
+  listSockets,
+  preparePrivateSocketDir,
+  type SocketTarget,
+} from './paths.ts';
+import {
+  MAX_MESSAGE_BYTES,
+  METHODS,
+  PROTOCOL_VERSION,
+  type ErrorBody,
+  type Reply,
+  type UpdateProgress,
+} from './protocol.ts';
+
+export interface HandlerContext {
+  /** Sends a progress line before the reply (long requests such as update). */
+  progress(p: UpdateProgress): void;
+}
+
+export type Handler = (params: Record<string, unknown>, ctx: HandlerContext) => unknown;
+
+export interface IpcServerOptions {
+  readonly target: SocketTarget;
+  readonly handlers: Readonly<Record<string, Handler>>;
+  readonly maxMessageBytes?: number;
+  /** Where to say things (stderr in the daemon). */
+  readonly log?: (line: string) => void;
+  /** An idle connection is closed after this long. */
+  readonly idleMs?: number;
+}
+
+/** Another daemon already listens on the socket path this one wanted. */
+export class DaemonRunningError extends SvcError {
+  readonly path: string;
+  readonly pid?: number;
+  constructor(path: string, pid?: number) {
+    super('daemon-running', `a daemon${pid !== undefined ? ` (pid ${pid})` : ''} is already serving on ${path}`, {
+      hint: 'use `svc status` to see it and `svc update` to reload it; stop it first, or give this one another --socket',
+    });
+    this.path = path;
+    if (pid !== undefined) this.pid = pid;
+  }
+}
+
+export class IpcServer {
+  readonly path: string;
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  #closed = false;
+
+  private constructor(path: string, server: Server) {
+    this.path = path;
+    this.#server = server;
+  }
+
+  /** Claims the socket path (cleaning a stale one), listens, and makes the socket private. */
+  static async listen(options: IpcServerOptions): Promise<IpcServer> {
+    const path = daemonSocketPath(options.target);
+    checkSocketPath(path, options.target);
+    preparePrivateSocketDir(options.target, path);
+    await claimPath(path);
+    if (options.target.kind === 'dir') void cleanStaleSockets(options.target, path);
+
+    const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    const log = options.log ?? (() => {});
+    const server = createServer({ pauseOnConnect: false });
+    const ipc = new IpcServer(path, server);
+    server.maxConnections = 64;
+    server.on('connection', (socket) => ipc.#accept(socket, options.handlers, maxBytes, options.idleMs ?? 300_000, log));
+
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException): void => {
+        reject(error.code === 'EADDRINUSE' ? new DaemonRunningError(path) : error);
+      };
+      server.once('error', onError);
+      // The socket file is created by bind(): a tight umask makes it 0600 from its first instant.
+      const isPipe = path.startsWith('\\\\');
+      const oldMask = isPipe ? undefined : process.umask(0o177);
+      try {
+        server.listen(path, () => {
+          server.off('error', onError);
+          resolve();
+        });
+      } finally {
+        if (oldMask !== undefined) process.umask(oldMask);
+      }
+    });
+    if (!path.startsWith('\\\\')) chmodSync(path, 0o600);
+    server.on('error', (error) => log(`svc: ipc: ${error.message}`));
+    return ipc;
+  }
+
+  #accept(socket: Socket, handlers: Readonly<Record<string, Handler>>, maxBytes: number, idleMs: number, log: (line: string) => void): void {
+    if (this.#closed) {
+      socket.destroy();
+      return;
+    }
+    this.#sockets.add(socket);
+    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.setTimeout(idleMs, () => socket.end());
+    const decoder = new LineDecoder(maxBytes);
+    const send = (message: unknown): void => {
+      if (!socket.destroyed && socket.writable) socket.write(encodeLine(message));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of decoder.push(chunk)) void this.#handle(frame, handlers, maxBytes, send, log);
+    });
+  }
+
+  async #handle(frame: Frame, handlers: Readonly<Record<string, Handler>>, maxBytes: number, send: (m: unknown) => void, log: (line: string) => void): Promise<void> {
+    const fail = (id: Reply['id'], error: ErrorBody): void => send({ v: PROTOCOL_VERSION, id, ok: false, error } satisfies Reply);
+    if (frame.kind === 'too-large') {
+      fail(null, { code: 'too-large', message: `message of ${frame.bytes} bytes is over the limit of ${maxBytes}` });
+      return;
+    }
+    if (frame.kind === 'bad-json') {
+      fail(null, { code: 'bad-json', message: `not JSON: ${frame.message}` });
+      return;
+    }
+    const msg = frame.value;
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      fail(null, { code: 'bad-request', message: 'a request is a JSON object {v, id, method, params}' });
+      return;
+    }
+    const { v, id, method, params } = msg as Record<string, unknown>;
+    const replyId = typeof id === 'number' || typeof id === 'string' ? id : null;
+    if (replyId === null) {
+      fail(null, { code: 'bad-request', message: 'request has no id (a number or a string)' });
+      return;
+    }
+    if (v !== PROTOCOL_VERSION) {
+      fail(replyId, {
+        code: 'unsupported-version',
+        message: `protocol version ${JSON.stringify(v)} is not supported; this daemon speaks version ${PROTOCOL_VERSION}`,
+        hint: 'use the svc CLI of the same version as the daemon',
+      });
+      return;
+    }
+    if (typeof method !== 'string') {
+      fail(replyId, { code: 'bad-request', message: 'request has no method' });
+      return;
+    }
+    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+    if (!handler) {
+      fail(replyId, { code: 'unknown-method', message: `unknown method "${method.slice(0, 64)}"; known: ${METHODS.join(', ')}` });
+      return;
+    }
+    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+      fail(replyId, { code: 'bad-params', message: 'params must be a JSON object' });
+      return;
+    }
+    try {
+      const result = await handler((params ?? {}) as Record<string, unknown>, {
+        progress: (p) => send({ v: PROTOCOL_VERSION, id: replyId, progress: p }),
+      });
+      send({ v: PROTOCOL_VERSION, id: replyId, ok: true, result: result ?? null } satisfies Reply);
+    } catch (error) {
+      if (error instanceof SvcError) {
+        fail(replyId, { code: error.code, message: error.message, ...(error.hint !== undefined ? { hint: error.hint } : {}) });
+      } else {
+        log(`svc: ipc: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        fail(replyId, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  get connections(): number {
+    return this.#sockets.size;
+  }
+
+  /** Stops listening, drops open connections and removes the socket file. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const socket of this.#sockets) socket.destroy();
+    await closed;
+    removeSocketFile(this.path);
+  }
+}
+
+/** Takes over a socket path left by a dead daemon; refuses one a live daemon answers on. */
+async function claimPath(path: string): Promise<void> {
+  if (path.startsWith('\\\\')) return; // Windows pipes vanish with their process.
+  let isSocket: boolean;
+  try {
+    isSocket = lstatSync(path).isSocket();
+  } catch {
+    return; // Nothing there.
+  }
+  if (!isSocket) {
+    throw new SvcError('socket-path-taken', `${path} exists and is not a socket`, {
+      hint: 'remove that file, or name another socket path with --socket or SVC_SOCKET',
+    });
+  }
+  const state = await probe(path, 2000);
+  if (state.kind === 'live') throw new DaemonRunningError(path, state.ping.pid);
+  if (state.kind === 'unresponsive') throw new DaemonRunningError(path);
+  removeSocketFile(path);
+}
+
+/** Removes the sockets of daemons that died without cleaning up (crash, SIGKILL). */
+async function cleanStaleSockets(target: SocketTarget, own: string): Promise<void> {
+  await Promise.all(
+    listSockets(target)
+      .filter((p) => p !== own)
+      .map(async (p) => {
+        const state = await probe(p, 2000);
+        if (state.kind === 'stale') removeSocketFile(p);
+      }),
+  );
+}
+
+export function removeSocketFile(path: string): void {
+  if (path.startsWith('\\\\')) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
