@@ -125,7 +125,7 @@ export async function parseConfig(text: string, file: string): Promise<Config> {
     }
   }
 
-  const specs = await finishSpecs(drafts, specsDir, r.problems);
+  const specs = await finishSpecs(drafts, specsDir, dir, r.problems);
   if (r.problems.length > 0) throw new ConfigError(file, sortProblems(r.problems));
   const config: Config = { file, dir, specsDir, specs, serve, limits };
   return socketText !== undefined ? { ...config, socket: resolve(dir, socketText) } : config;
@@ -148,7 +148,7 @@ export async function configFromFiles(files: readonly string[], cwd: string = pr
     return { ...specDefaults(resolve(dir, f)), name, key: `files[${index}]` };
   });
   const problems: ConfigProblem[] = [];
-  const specs = await finishSpecs(drafts, specsDir, problems);
+  const specs = await finishSpecs(drafts, specsDir, dir, problems);
   if (problems.length > 0) throw new ConfigError(resolve(dir, 'svc.yaml'), problems);
   return { file: resolve(dir, 'svc.yaml'), dir, specsDir, specs, serve: DEFAULT_SERVE, limits: DEFAULT_LIMITS };
 }
@@ -420,7 +420,7 @@ function readAuth(r: Reader, at: Located): AuthConfig | undefined {
 }
 
 /** File checks, default names and collections, duplicate names: the steps that need every entry. */
-async function finishSpecs(drafts: readonly DraftSpec[], specsDir: string, problems: ConfigProblem[]): Promise<SpecConfig[]> {
+async function finishSpecs(drafts: readonly DraftSpec[], specsDir: string, dir: string, problems: ConfigProblem[]): Promise<SpecConfig[]> {
   const at = (d: DraftSpec, key = d.key): Pick<ConfigProblem, 'key' | 'line'> => (d.line !== undefined ? { key, line: d.line } : { key });
   await Promise.all(
     drafts.map(async (d) => {
@@ -447,7 +447,7 @@ async function finishSpecs(drafts: readonly DraftSpec[], specsDir: string, probl
       problems.push({
         ...at(d),
         message:
-          `spec name \`${name}\` is already used by ${relativeTo(specsDir, first.path)}${first.line !== undefined ? ` (line ${first.line})` : ''}; ` +
+          `spec name \`${name}\` is already used by ${relativeTo(dir, first.path)}${first.line !== undefined ? ` (line ${first.line})` : ''}; ` +
           'names must be unique: give one of them a different `name:`',
       });
       continue;
