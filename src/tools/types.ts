@@ -36,3 +36,19 @@ export interface ToolContext {
   readonly confirm?: (message: string) => Promise<boolean>;
   readonly signal?: AbortSignal;
 }
+
+/**
+ * One MCP tool as plain data: a name, a description written for the model, zod shapes for
+ * input (and output, for listings), annotations and a handler. src/mcp registers these with the SDK;
+ * nothing here knows about MCP transports.
+ */
+export interface ToolDefinition<Input = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  /** zod raw shape (`{ query: z.string(), ... }`) of the arguments. */
+  readonly inputShape: Readonly<Record<string, import('zod').ZodType>>;
+  /** zod raw shape of `structured`; when present every successful result carries `structured`. */
+  readonly outputShape?: Readonly<Record<string, import('zod').ZodType>>;
+  readonly annotations: ToolAnnotations;
+  handler(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}

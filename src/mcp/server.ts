@@ -1,0 +1,75 @@
+// The only bridge between our tools (src/tools) and the MCP SDK: one McpServer per session,
+// every tool registered with its zod shapes, results mapped to CallToolResult.
+// Everything protocol-revision specific stays in this folder.
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
+
+/** What a session needs from the daemon: the shared catalogue, config and invoker, once loaded. */
+export type SessionContext = Pick<ToolContext, 'catalog' | 'config' | 'invoker'>;
+
+export interface McpServerOptions {
+  /** Resolves once the catalogue is loaded; tools/list answers before that, tool calls wait. */
+  readonly context: () => Promise<SessionContext> | SessionContext;
+  readonly tools?: readonly ToolDefinition[];
+}
+
+export const SERVER_NAME = 'svc';
+
+export const SERVER_VERSION: string = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
+  for (const image of result.images ?? []) content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
+  const out: CallToolResult = { content };
+  if (result.structured !== undefined && !result.isError) out.structuredContent = result.structured;
+  if (result.isError) out.isError = true;
+  return out;
+}
+
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const, title: 'Send this request?' } },
+  required: ['confirm'],
+};
+
+/** A fresh McpServer with every tool registered. Call once per connection/session. */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  // MCP elicitation, when the connected client declared it can show a form; otherwise no confirm,
+  // and invoke applies its policy for writes that need one.
+  const confirm = async (message: string): Promise<boolean> => {
+    const answer = await server.server.elicitInput({ mode: 'form', message, requestedSchema: CONFIRM_SCHEMA });
+    return answer.action === 'accept' && answer.content?.['confirm'] === true;
+  };
+
+  for (const tool of options.tools ?? TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.annotations.title,
+        description: tool.description,
+        inputSchema: tool.inputShape,
+        ...(tool.outputShape ? { outputSchema: tool.outputShape } : {}),
+        annotations: tool.annotations,
+      },
+      async (args: Record<string, unknown>, extra) => {
+        const base = await options.context();
+        const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
+        const ctx: ToolContext = { ...base, signal: extra.signal, ...(canAsk ? { confirm } : {}) };
+        return toCallToolResult(await runTool(tool, args, ctx));
+      },
+    );
+  }
+  return server;
+}

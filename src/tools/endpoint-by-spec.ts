@@ -1,0 +1,33 @@
+// endpoint_by_spec: browse one API description; without `spec`, the overview of all specs.
+import { z } from 'zod';
+import { defineTool, readOnly } from './define.ts';
+import { endpointPage, listingOutputShape, nextLine, pageHeader, pageShape, paginate } from './listing.ts';
+import { requireSpec } from './lookup.ts';
+
+export const ENDPOINT_BY_SPEC = 'endpoint_by_spec';
+
+export const endpointBySpec = defineTool({
+  name: ENDPOINT_BY_SPEC,
+  description:
+    'List the endpoints of one API spec in source order. Without spec: the loaded specs with endpoint counts. ' +
+    'Use search instead when you know what you want to do.',
+  inputShape: { spec: z.string().optional().describe('spec name'), ...pageShape },
+  outputShape: listingOutputShape,
+  annotations: readOnly('Endpoints by spec'),
+  async handler({ spec, cursor, limit }, ctx) {
+    if (spec === undefined || spec === '') {
+      const page = paginate(ctx.catalog.summaries(), cursor, limit);
+      const lines = [
+        `${pageHeader(page, 'specs')}; pass spec to list its endpoints`,
+        ...page.items.map(
+          (s) => `${s.name}: ${s.endpoints} endpoints${s.deprecated ? ` (${s.deprecated} deprecated)` : ''}, collection ${s.collection}${s.title ? `, "${s.title}"` : ''}`,
+        ),
+        ...nextLine(page),
+      ];
+      const specs = page.items.map((s) => ({ name: s.name, collection: s.collection, endpoints: s.endpoints, ...(s.title ? { title: s.title } : {}) }));
+      return { text: lines.join('\n'), structured: { endpoints: [], total: page.total, specs, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+    }
+    requireSpec(ctx, spec, ENDPOINT_BY_SPEC);
+    return endpointPage(paginate(ctx.catalog.list({ spec }), cursor, limit), `in spec ${spec}`);
+  },
+});

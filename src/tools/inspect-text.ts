@@ -1,0 +1,63 @@
+// The text `inspect` returns. Order is fixed: `METHOD /path`; a deprecation line; Summary;
+// Description; Parameters; the request body; Responses. Summary and description are the
+// source's text unchanged; everything else is compact.
+import type { BodyContent, Endpoint, ImportedSpec, Parameter } from '../model/index.ts';
+import { fieldLines } from './schema-text.ts';
+import { clip, firstSentence, oneLine } from './text.ts';
+
+/** How deep `$ref`s are followed for the body field list (the list itself shows three levels). */
+const RESOLVE_DEPTH = 8;
+
+export function parameterLine(p: Parameter): string {
+  const flags = [p.in, p.type || 'any'];
+  if (p.required) flags.push('required');
+  if (p.deprecated) flags.push('deprecated');
+  const description = firstSentence(p.description, 100);
+  return `  ${p.name} (${flags.join(', ')})${description ? `: ${description}` : ''}`;
+}
+
+/** JSON first: it is what `invoke` sends best; other media types are named. */
+function preferredContent(contents: readonly BodyContent[]): BodyContent | undefined {
+  return contents.find((c) => /[/+]json\b/i.test(c.mediaType)) ?? contents[0];
+}
+
+function bodyLines(endpoint: Endpoint, spec: ImportedSpec): string[] {
+  const body = endpoint.requestBody;
+  if (!body) return [];
+  const chosen = preferredContent(body.contents);
+  if (!chosen) return [`Body${body.required ? ' (required)' : ''}: no content type given`];
+  const others = body.contents.filter((c) => c !== chosen).map((c) => c.mediaType);
+  const head = [chosen.mediaType];
+  if (body.required) head.push('required');
+  if (others.length) head.push(`also ${others.join(', ')}`);
+  const lines = [`Body (${head.join('; ')}):`];
+  if (!chosen.schema) {
+    lines.push('  (no schema given)');
+    return lines;
+  }
+  let resolved: unknown;
+  try {
+    resolved = spec.schemas.resolve(chosen.schema, { maxDepth: RESOLVE_DEPTH });
+  } catch (error) {
+    lines.push(`  (schema could not be resolved: ${clip(oneLine(error instanceof Error ? error.message : String(error)), 160)})`);
+    return lines;
+  }
+  lines.push(...fieldLines(resolved));
+  return lines;
+}
+
+export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
+  const lines = [`${endpoint.method} ${endpoint.path}`];
+  if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
+  if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary}`);
+  if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description}`);
+  if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map(parameterLine));
+  else lines.push('Parameters: none');
+  lines.push(...bodyLines(endpoint, spec));
+  if (endpoint.responses.length) {
+    lines.push('Responses:', ...endpoint.responses.map((r) => `  ${r.status}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`));
+  } else {
+    lines.push('Responses: none documented');
+  }
+  return lines.join('\n');
+}
