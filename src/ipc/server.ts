@@ -21,6 +21,9 @@ import {
   type UpdateProgress,
 } from './protocol.ts';
 
+/** Open connections kept at most; past it the longest-idle one is closed. */
+const MAX_CONNECTIONS = 64;
+
 export interface HandlerContext {
   /** Sends a progress line before the reply (long requests such as update). */
   progress(p: UpdateProgress): void;
@@ -55,6 +58,8 @@ export class IpcServer {
   readonly path: string;
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
+  /** Per connection: requests being handled, and when it last sent bytes (to pick whom to evict). */
+  readonly #activity = new Map<Socket, { inFlight: number; lastActive: number }>();
   #closed = false;
 
   private constructor(path: string, server: Server) {
@@ -74,7 +79,8 @@ export class IpcServer {
     const log = options.log ?? (() => {});
     const server = createServer({ pauseOnConnect: false });
     const ipc = new IpcServer(path, server);
-    server.maxConnections = 64;
+    // No server.maxConnections: at that cap Node drops *new* connections, so a few clients that
+    // connect and never send would lock `svc status` out. #accept evicts the longest-idle one instead.
     server.on('connection', (socket) => ipc.#accept(socket, options.handlers, maxBytes, options.idleMs ?? 300_000, log));
 
     await new Promise<void>((resolve, reject) => {
@@ -86,7 +92,8 @@ export class IpcServer {
       const isPipe = path.startsWith('\\\\');
       const oldMask = isPipe ? undefined : process.umask(0o177);
       try {
-        server.listen(path, () => {
+        // A burst of clients beyond the default backlog (511) would be refused by the kernel (EAGAIN).
+        server.listen({ path, backlog: 4096 }, () => {
           server.off('error', onError);
           resolve();
         });
@@ -104,8 +111,14 @@ export class IpcServer {
       socket.destroy();
       return;
     }
+    if (this.#sockets.size >= MAX_CONNECTIONS) this.#evictIdle();
     this.#sockets.add(socket);
-    socket.on('close', () => this.#sockets.delete(socket));
+    const activity = { inFlight: 0, lastActive: performance.now() };
+    this.#activity.set(socket, activity);
+    socket.on('close', () => {
+      this.#sockets.delete(socket);
+      this.#activity.delete(socket);
+    });
     socket.on('error', () => socket.destroy());
     socket.setTimeout(idleMs, () => socket.end());
     const decoder = new LineDecoder(maxBytes);
@@ -113,7 +126,14 @@ export class IpcServer {
       if (!socket.destroyed && socket.writable) socket.write(encodeLine(message));
     };
     socket.on('data', (chunk: Buffer) => {
-      for (const frame of decoder.push(chunk)) void this.#handle(frame, handlers, maxBytes, send, log);
+      activity.lastActive = performance.now();
+      for (const frame of decoder.push(chunk)) {
+        activity.inFlight++;
+        void this.#handle(frame, handlers, maxBytes, send, log).finally(() => {
+          activity.inFlight--;
+          activity.lastActive = performance.now();
+        });
+      }
     });
   }
 
@@ -171,6 +191,23 @@ export class IpcServer {
         log(`svc: ipc: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         fail(replyId, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
       }
+    }
+  }
+
+  /** Closes the connection that has been idle longest (no request in flight), to make room. */
+  #evictIdle(): void {
+    let victim: Socket | undefined;
+    let oldest = Infinity;
+    for (const [socket, a] of this.#activity) {
+      if (a.inFlight === 0 && a.lastActive < oldest) {
+        oldest = a.lastActive;
+        victim = socket;
+      }
+    }
+    if (victim) {
+      victim.destroy();
+      this.#sockets.delete(victim);
+      this.#activity.delete(victim);
     }
   }
 
