@@ -1,0 +1,286 @@
+// The set of parsed documents one spec is made of (root + externally referenced files), and `$ref`
+// lookup across them. Local pointers are looked up here directly: the import never dereferences a
+// whole document. External files are loaded once, up front, by json-schema-ref-parser's crawler
+// with our own resolver (folder rule, remote refusal, size limit) and parser (BOM, line:column errors).
+import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { $RefParser, ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
+import { decodeUtf8, parseText, readSpecFile } from './read.ts';
+import { joinPointer, lookupPointer } from './pointer.ts';
+
+export interface RefTarget {
+  readonly ok: true;
+  /** Absolute path (or URL) of the document the target lives in. */
+  readonly file: string;
+  /** Pointer of the target inside that document. */
+  readonly pointer: string;
+  readonly node: unknown;
+}
+
+export interface RefFailure {
+  readonly ok: false;
+  readonly code: string;
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/** A problem met while loading external files, placed at the `$ref` that asked for the file. */
+export interface LoadProblem {
+  readonly code: string;
+  readonly message: string;
+  readonly file: string;
+  readonly pointer?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly hint?: string;
+}
+
+export interface LoadOptions {
+  readonly allowRemoteRefs: boolean;
+  /** Absolute folders (besides the root file's folder tree) refs may read. */
+  readonly allowRefsFrom: readonly string[];
+  readonly maxBytes: number;
+}
+
+const REMOTE = /^https?:\/\//i;
+const SCHEME = /^[a-z][a-z0-9+.-]+:/i;
+const MAX_HOPS = 32;
+
+export class DocumentSet {
+  readonly root: string;
+  readonly #docs = new Map<string, unknown>();
+  readonly #digests = new Map<string, string>();
+  readonly #failed = new Map<string, RefFailure>();
+
+  constructor(root: string, doc: unknown, bytes: Buffer) {
+    this.root = root;
+    this.#docs.set(root, doc);
+    this.#digests.set(root, sha256(bytes));
+  }
+
+  /** Every file read, root first, the others sorted (stable across runs). */
+  get files(): string[] {
+    const rest = [...this.#docs.keys()].filter((f) => f !== this.root).sort();
+    return [this.root, ...rest];
+  }
+
+  /** sha256 over the files' contents (per-file digests, in `files` order). */
+  get hash(): string {
+    const h = createHash('sha256');
+    for (const f of this.files) h.update(this.#digests.get(f) ?? '');
+    return h.digest('hex');
+  }
+
+  doc(file: string): unknown {
+    return this.#docs.get(file);
+  }
+
+  /** Looks up one `$ref` string written in `fromFile`. Never throws. */
+  lookup(ref: string, fromFile: string): RefTarget | RefFailure {
+    const hashAt = ref.indexOf('#');
+    const filePart = hashAt === -1 ? ref : ref.slice(0, hashAt);
+    const fragment = hashAt === -1 ? '' : ref.slice(hashAt + 1);
+    let file = fromFile;
+    if (filePart !== '') {
+      const target = this.#targetFile(filePart, fromFile);
+      if (!target.ok) return target;
+      file = target.file;
+    }
+    const failed = this.#failed.get(file);
+    if (failed) return failed;
+    if (!this.#docs.has(file)) {
+      return {
+        ok: false,
+        code: 'ref-file-not-loaded',
+        message: `$ref "${ref}": file ${file} was not loaded`,
+        hint: 'Write the $ref as a plain relative path so svc can find it.',
+      };
+    }
+    const found = lookupPointer(this.#docs.get(file), fragment);
+    if (!found.found) {
+      return {
+        ok: false,
+        code: 'ref-missing',
+        message: `$ref "${ref}": nothing at #${fragment} in ${file} (found up to "#${found.at}")`,
+        hint: 'Fix the pointer after # or add the missing definition.',
+      };
+    }
+    return { ok: true, file, pointer: fragment, node: found.value };
+  }
+
+  /**
+   * Follows `$ref`s at the top of `node` (chains included) and returns what they point to,
+   * with the file and pointer it lives at. A node without `$ref` comes back as is.
+   */
+  deref(node: unknown, file: string, pointer: string): RefTarget | RefFailure {
+    let cur: RefTarget = { ok: true, file, pointer, node };
+    for (let hops = 0; hops < MAX_HOPS; hops++) {
+      const ref = refOf(cur.node);
+      if (ref === undefined) return cur;
+      const next = this.lookup(ref, cur.file);
+      if (!next.ok) return next;
+      cur = next;
+    }
+    return { ok: false, code: 'ref-loop', message: `$ref chain longer than ${MAX_HOPS} hops (a loop?) at ${file}#${pointer}`, hint: 'Make the $ref point at a definition, not at another $ref that loops back.' };
+  }
+
+  #targetFile(filePart: string, fromFile: string): { ok: true; file: string } | RefFailure {
+    if (REMOTE.test(filePart) || REMOTE.test(fromFile)) {
+      const url = new URL(filePart, REMOTE.test(fromFile) ? fromFile : undefined).href;
+      return { ok: true, file: url };
+    }
+    if (/^file:/i.test(filePart)) return { ok: true, file: fileURLToPath(filePart) };
+    if (SCHEME.test(filePart)) {
+      return { ok: false, code: 'ref-unsupported', message: `$ref "${filePart}": unsupported scheme`, hint: 'Use a relative file path.' };
+    }
+    return { ok: true, file: path.resolve(path.dirname(fromFile), safeDecode(filePart)) };
+  }
+
+  /**
+   * Loads every externally referenced file (transitively) with json-schema-ref-parser's crawler.
+   * Problems come back as a list; the files that did load are usable either way.
+   */
+  async loadExternal(options: LoadOptions): Promise<LoadProblem[]> {
+    const rootDir = path.dirname(this.root);
+    const roots = await Promise.all([rootDir, ...options.allowRefsFrom].map(realOrSelf));
+    const docs = this.#docs;
+    const digests = this.#digests;
+    const failed = this.#failed;
+    const rootFile = this.root;
+
+    const fail = (code: string, target: string, message: string, hint: string | undefined, err: ResolverError | ParserError): never => {
+      const failure: RefFailure = hint === undefined ? { ok: false, code, message } : { ok: false, code, message, hint };
+      failed.set(target, failure);
+      Object.assign(err, { svcCode: code, svcHint: hint, svcTarget: target });
+      throw err;
+    };
+
+    const fileResolver = {
+      name: 'svc-file',
+      order: 1,
+      canRead: (file: { url: string }) => !REMOTE.test(file.url),
+      read: async (file: { url: string }): Promise<Buffer> => {
+        const target = toFsPath(file.url);
+        const real = await realOrSelf(target);
+        if (!roots.some((r) => isInside(real, r))) {
+          const message = `$ref to ${target} refused: it is outside the spec's folder ${rootDir}`;
+          fail('ref-outside-folder', target, message, 'Move the file into the spec folder, or list its folder under allowRefsFrom for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
+        }
+        const read = await readSpecFile(target, options.maxBytes);
+        if (!read.ok) {
+          const message = `$ref to ${target}: ${read.problem.message}`;
+          const code = read.problem.code === 'file-missing' ? 'ref-file-missing' : `ref-${read.problem.code}`;
+          fail(code, target, message, read.problem.hint ?? 'Check the $ref path.', new ResolverError(new Error(message), file.url));
+        }
+        return (read as { bytes: Buffer }).bytes;
+      },
+    };
+
+    const remoteRefuser = {
+      name: 'svc-remote-refused',
+      order: 2,
+      canRead: (file: { url: string }) => REMOTE.test(file.url),
+      read: (file: { url: string }): never => {
+        const target = file.url.replace(/#.*$/, '');
+        const message = `remote $ref to ${target} refused`;
+        return fail('ref-remote-refused', target, message, 'Download the file next to the spec and reference it by relative path, or set allowRemoteRefs: true for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
+      },
+    };
+
+    const parser = {
+      name: 'svc-parse',
+      order: 1,
+      canParse: true,
+      allowEmpty: true,
+      parse: (file: { url: string; data: string | Buffer }): unknown => {
+        const target = REMOTE.test(file.url) ? file.url.replace(/#.*$/, '') : toFsPath(file.url);
+        const bytes = typeof file.data === 'string' ? Buffer.from(file.data) : file.data;
+        const parsed = parseText(decodeUtf8(bytes));
+        if (!parsed.ok) {
+          const p = parsed.problem;
+          const where = p.line !== undefined ? ` at line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''}` : '';
+          const message = `${target}${where}: ${p.message}`;
+          return fail('ref-file-invalid', target, message, p.hint, new ParserError(message, file.url));
+        }
+        docs.set(target, parsed.value);
+        digests.set(target, sha256(bytes));
+        return parsed.value;
+      },
+    };
+
+    const refParser = new $RefParser();
+    const problems: LoadProblem[] = [];
+    try {
+      await refParser.resolve(rootFile, this.#docs.get(rootFile) as object, {
+        continueOnError: true,
+        parse: { json: false, yaml: false, text: false, binary: false, svc: parser },
+        resolve: {
+          external: true,
+          file: false,
+          http: options.allowRemoteRefs ? { timeout: 15_000, redirects: 3, maxContentLength: options.maxBytes } : false,
+          svcFile: fileResolver,
+          ...(options.allowRemoteRefs ? {} : { svcRemote: remoteRefuser }),
+        },
+      } as never);
+    } catch (err) {
+      const errors: unknown[] = Array.isArray((err as { errors?: unknown }).errors) ? (err as { errors: unknown[] }).errors : [err];
+      for (const e of errors) problems.push(toProblem(e, rootFile));
+    }
+    return problems;
+  }
+}
+
+function toProblem(e: unknown, rootFile: string): LoadProblem {
+  const err = e as { message?: string; source?: string; path?: unknown; svcCode?: string; svcHint?: string };
+  const source = typeof err.source === 'string' && err.source !== '' ? (REMOTE.test(err.source) ? err.source : toFsPath(err.source)) : rootFile;
+  const tokens = Array.isArray(err.path) ? (err.path as unknown[]).map(String) : undefined;
+  const base: LoadProblem = {
+    code: err.svcCode ?? 'ref-unresolved',
+    message: err.message ?? String(e),
+    file: source,
+    ...(tokens ? { pointer: joinPointer('', ...tokens) } : {}),
+    ...(err.svcHint !== undefined ? { hint: err.svcHint } : {}),
+  };
+  return base;
+}
+
+/** The node's `$ref` string, if it is a reference object. */
+export function refOf(node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  const ref = (node as { $ref?: unknown }).$ref;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+function toFsPath(url: string): string {
+  const bare = url.replace(/#.*$/, '');
+  if (/^file:/i.test(bare)) return fileURLToPath(bare);
+  return path.resolve(safeDecode(bare));
+}
+
+function safeDecode(s: string): string {
+  if (s.indexOf('%') === -1) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+async function realOrSelf(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

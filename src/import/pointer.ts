@@ -1,0 +1,52 @@
+// JSON pointers (RFC 6901) as used in `$ref` fragments and in diagnostics.
+
+/** `/paths/~1users/get` from tokens. */
+export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
+  let out = base;
+  for (const t of tokens) out += '/' + escapeToken(String(t));
+  return out;
+}
+
+export function escapeToken(token: string): string {
+  if (token.indexOf('~') === -1 && token.indexOf('/') === -1) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function unescapeToken(token: string): string {
+  if (token.indexOf('~') === -1) return token;
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Walks `pointer` (the part after `#`, URI-encoded as in a `$ref`) inside `doc`.
+ * Returns `undefined` when a token is missing.
+ */
+export function lookupPointer(doc: unknown, pointer: string): { found: true; value: unknown } | { found: false; at: string } {
+  if (pointer === '' || pointer === '/') return pointer === '' ? { found: true, value: doc } : lookupTokens(doc, ['']);
+  if (pointer[0] !== '/') return { found: false, at: '' };
+  const raw = pointer.slice(1).split('/');
+  const tokens = raw.map((t) => {
+    let s = t;
+    if (s.indexOf('%') !== -1) {
+      try {
+        s = decodeURIComponent(s);
+      } catch {
+        // keep as written
+      }
+    }
+    return unescapeToken(s);
+  });
+  return lookupTokens(doc, tokens);
+}
+
+function lookupTokens(doc: unknown, tokens: readonly string[]): { found: true; value: unknown } | { found: false; at: string } {
+  let cur: unknown = doc;
+  let at = '';
+  for (const token of tokens) {
+    if (cur === null || typeof cur !== 'object') return { found: false, at };
+    if (!Object.hasOwn(cur as object, token)) return { found: false, at };
+    cur = (cur as Record<string, unknown>)[token];
+    at += '/' + escapeToken(token);
+  }
+  return { found: true, value: cur };
+}

@@ -1,0 +1,161 @@
+// Reading and parsing one description file: size check before reading, BOM, JSON fast path, YAML
+// with line:column errors. Shared by the root document and every externally referenced file.
+import { readFile, stat } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+
+/** A problem reading or parsing one file, with the place when known. */
+export interface ReadProblem {
+  readonly code: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly hint?: string;
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly bytes: Buffer; readonly text: string }
+  | { readonly ok: false; readonly problem: ReadProblem };
+
+export type ParseResult =
+  | { readonly ok: true; readonly value: unknown; readonly warnings: readonly ReadProblem[] }
+  | { readonly ok: false; readonly problem: ReadProblem };
+
+/** Anchors/aliases beyond this count are refused: a "billion laughs" document would expand without end. */
+const MAX_ALIAS_COUNT = 1000;
+
+/** Reads a file as UTF-8, refusing it (by `stat`, before reading) when larger than `maxBytes`. */
+export async function readSpecFile(file: string, maxBytes: number): Promise<ReadResult> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) {
+      return { ok: false, problem: { code: 'file-not-regular', message: 'not a regular file', hint: 'Point the spec path at a file.' } };
+    }
+    if (info.size > maxBytes) {
+      return {
+        ok: false,
+        problem: {
+          code: 'file-too-large',
+          message: `file is ${info.size} bytes, above the limit of ${maxBytes} bytes`,
+          hint: 'Raise limits.maxSpecBytes in svc.yaml if the file is trusted.',
+        },
+      };
+    }
+    const bytes = await readFile(file);
+    return { ok: true, bytes, text: decodeUtf8(bytes) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      return { ok: false, problem: { code: 'file-missing', message: 'file not found', hint: 'Check the path (relative paths resolve against the folder of the file that names them).' } };
+    }
+    return { ok: false, problem: { code: 'file-unreadable', message: `cannot read file: ${(err as Error).message}` } };
+  }
+}
+
+/** UTF-8 text without a leading byte-order mark. */
+export function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses JSON (fast path when the text starts with `{` or `[`) or YAML. Never throws. */
+export function parseText(text: string): ParseResult {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const first = firstNonSpace(text);
+  if (first === '{' || first === '[') {
+    try {
+      return { ok: true, value: JSON.parse(text), warnings: [] };
+    } catch (err) {
+      return { ok: false, problem: jsonProblem(text, err as Error) };
+    }
+  }
+  return parseYaml(text);
+}
+
+function parseYaml(text: string): ParseResult {
+  try {
+    // `merge` keeps `<<:` keys working as many hand-written specs expect; duplicate keys are tolerated
+    // (last wins, like most YAML readers) but reported.
+    const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false, strict: false });
+    const fatal = doc.errors[0];
+    if (fatal) {
+      const pos = fatal.linePos?.[0];
+      return {
+        ok: false,
+        problem: {
+          code: 'yaml-syntax',
+          message: `YAML syntax error: ${firstLine(fatal.message)}`,
+          ...(pos ? { line: pos.line, column: pos.col } : {}),
+          hint: 'Fix the YAML at that place (a validator or editor with YAML support shows it).',
+        },
+      };
+    }
+    const warnings: ReadProblem[] = doc.warnings.map((w) => {
+      const pos = w.linePos?.[0];
+      return { code: 'yaml-warning', message: firstLine(w.message), ...(pos ? { line: pos.line, column: pos.col } : {}) };
+    });
+    const value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { ok: true, value, warnings };
+  } catch (err) {
+    // toJS throws on alias bombs and similar resource limits.
+    return {
+      ok: false,
+      problem: { code: 'yaml-invalid', message: `YAML cannot be loaded: ${firstLine((err as Error).message)}`, hint: 'Reduce aliases or fix the document.' },
+    };
+  }
+}
+
+function jsonProblem(text: string, err: Error): ReadProblem {
+  const message = firstLine(err.message);
+  const m = /position (\d+)/.exec(message);
+  const hint = 'Fix the JSON at that place (a JSON validator shows it).';
+  if (!m) {
+    // "Unexpected end of JSON input": the place is the end of the text.
+    const { line, column } = lineColumn(text, text.length);
+    return { code: 'json-syntax', message: `JSON syntax error: ${message}`, line, column, hint };
+  }
+  const { line, column } = lineColumn(text, Number(m[1]));
+  return { code: 'json-syntax', message: `JSON syntax error: ${message.replace(/\s*\(line \d+ column \d+\)/, '')}`, line, column, hint };
+}
+
+/** 1-based line and column of a string offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function firstNonSpace(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') return c;
+  }
+  return '';
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf('\n');
+  return i === -1 ? s : s.slice(0, i);
+}
+
+/**
+ * Cheap text scan: does the document contain any `$ref` whose value does not start with `#`?
+ * False positives (a `$ref` mentioned in prose) only cost an external-ref crawl; single-file specs
+ * with local refs only never pay for one.
+ */
+export function hasExternalRefs(text: string): boolean {
+  for (let i = text.indexOf('$ref'); i !== -1; i = text.indexOf('$ref', i + 4)) {
+    let j = i + 4;
+    if (text[j] === '"' || text[j] === "'") j++;
+    while (text[j] === ' ' || text[j] === '\t') j++;
+    if (text[j] !== ':') continue;
+    j++;
+    while (text[j] === ' ' || text[j] === '\t' || text[j] === '\r' || text[j] === '\n') j++;
+    if (text[j] === '"' || text[j] === "'") j++;
+    if (text[j] !== '#') return true;
+  }
+  return false;
+}
