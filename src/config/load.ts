@@ -84,13 +84,14 @@ export async function loadConfig(file: string): Promise<Config> {
 export async function parseConfig(text: string, file: string): Promise<Config> {
   const dir = dirname(file);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       file,
       doc.errors.map((error) => {
         const line = error.linePos?.[0]?.line;
-        const message = `${error.message.split('\n')[0]} (not valid YAML; check indentation, quotes and colons)`;
+        const first = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+        const message = `${first} (not valid YAML; check indentation, quotes and colons)`;
         return line !== undefined ? { key: '', line, message } : { key: '', message };
       }),
     );
@@ -101,7 +102,8 @@ export async function parseConfig(text: string, file: string): Promise<Config> {
   if (root.node === null) {
     throw new ConfigError(file, [{ key: '', message: 'the file is empty; list your API descriptions under `specs:` (see svc.yaml.example)' }]);
   }
-  const top = r.map(root, TOP_KEYS, 'the endpoints of every spec') ?? new Map<string, Located>();
+  const top = r.map(root, TOP_KEYS, 'the endpoints of every spec');
+  if (!top) throw new ConfigError(file, r.problems);
 
   const specsDirAt = top.get('specsDir');
   const specsDir = resolve(dir, (specsDirAt && r.string(specsDirAt, 'a folder path')) ?? 'specs');

@@ -26,8 +26,9 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   for (const candidate of known) {
     const normalized = normalize(candidate);
     if (normalized === wanted) return candidate;
-    // A prefix (`timeout` for `timeoutMs`) counts as close.
-    const distance = normalized.startsWith(wanted) || wanted.startsWith(normalized) ? 1 : editDistance(wanted, normalized);
+    // Among equally distant keys, one the user's key begins (`timeout` for `timeoutMs`) wins.
+    const prefix = normalized.startsWith(wanted) || wanted.startsWith(normalized);
+    const distance = editDistance(wanted, normalized) - (prefix ? 0.5 : 0);
     if (distance < bestDistance) {
       bestDistance = distance;
       best = candidate;
