@@ -11,4 +11,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     examples: ['svc check', 'svc check specs/petstore.yaml --json'],
     load: () => import('./check.ts'),
   },
+  {
+    usage: 'serve [...files]',
+    describe: 'Serve the specs to an LLM over MCP (stdio, or HTTP with --transport sse)',
+    options: [
+      ['--transport <transport>', 'stdio or sse (HTTP: Streamable HTTP at /mcp and legacy SSE at /sse)'],
+      ['--host <host>', 'HTTP address to bind (default 127.0.0.1; others need serve.tokenEnv)'],
+      ['--port <port>', 'HTTP port (default 7331; 0 picks a free one)'],
+    ],
+    examples: ['svc serve', 'svc serve --transport sse --port 0', 'svc serve specs/petstore.yaml'],
+    load: () => import('./serve.ts'),
+  },
 ];

@@ -1,0 +1,46 @@
+// `svc serve [FILE...] [--transport stdio|sse] [--host H] [--port N]`: the long-running MCP server.
+// Flags override svc.yaml's `serve` keys. In stdio mode stdout carries MCP only; every human
+// message goes to stderr.
+import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
+import { SvcError } from '../model/errors.ts';
+import { startServe } from '../daemon/serve.ts';
+import type { CommandContext } from './types.ts';
+
+/** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
+export function applyServeFlags(config: Config, options: Readonly<Record<string, unknown>>): Config {
+  const serve = { ...config.serve };
+  const transport = options['transport'];
+  if (transport !== undefined) {
+    if (transport !== 'stdio' && transport !== 'sse') {
+      throw new SvcError('bad-flag', `--transport must be stdio or sse, not "${String(transport)}"`);
+    }
+    serve.transport = transport;
+  }
+  const host = options['host'];
+  if (host !== undefined) {
+    if (typeof host !== 'string' || host === '') throw new SvcError('bad-flag', '--host needs an address, e.g. 127.0.0.1');
+    serve.host = host;
+  }
+  const port = options['port'];
+  if (port !== undefined) {
+    const n = typeof port === 'number' ? port : Number(port);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new SvcError('bad-flag', `--port must be a whole number from 0 to 65535, not "${String(port)}"`);
+    serve.port = n;
+  }
+  return { ...config, serve };
+}
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const loaded = ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile);
+  const config = applyServeFlags(loaded, ctx.options);
+  const daemon = await startServe({ config, log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
+  const stop = (): void => void daemon.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await daemon.closed;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  // A stray handle (a keep-alive socket, a timer in a dependency) must not keep a finished server alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
+  return 0;
+}

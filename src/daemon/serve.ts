@@ -1,0 +1,202 @@
+// `svc serve` as a function: load the config's specs into one Catalog, then serve it over MCP
+// (stdio or HTTP). The transport starts at once, so a client gets tools/list immediately;
+// tool calls wait until the first import is done. A spec that fails to load is reported on the
+// log and left out; the others serve.
+//
+// Kept small on purpose: the daemon's IPC, watching and `svc update` build on `Daemon`
+// (`catalog`, `outcomes`, `reload`-style code can call `catalog.replace`) without changing this.
+import * as catalogModule from '../catalog/index.ts';
+import * as importModule from '../import/index.ts';
+import * as invokeModule from '../invoke/index.ts';
+import type { Catalog } from '../catalog/index.ts';
+import type { Config } from '../config/types.ts';
+import type { Invoker } from '../invoke/index.ts';
+import { formatDiagnostic, type ImportOutcome, type ImportedSpec } from '../model/index.ts';
+import { SvcError } from '../model/errors.ts';
+import { isLoopbackHost } from '../mcp/guard.ts';
+import { serveStdio, startHttp, MCP_PATH, SSE_PATH, type HttpHandle, type StdioHandle } from '../mcp/index.ts';
+import type { SessionContext } from '../mcp/server.ts';
+import type { Readable, Writable } from 'node:stream';
+
+export interface ServeOptions {
+  readonly config: Config;
+  /** Human messages (one line each, no trailing newline); default: `svc: ` lines on stderr. */
+  readonly log?: (line: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+  /** stdio mode only: the streams to speak MCP on (default the process's own). */
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+}
+
+export interface Daemon {
+  readonly config: Config;
+  readonly catalog: Catalog;
+  /** Resolves when the first import finished (successful or not). */
+  readonly ready: Promise<void>;
+  /** The outcome of the last import of every configured spec, in config order. */
+  outcomes(): readonly ImportOutcome[];
+  /** HTTP mode: the base URL bound (`http://127.0.0.1:41237`). */
+  readonly url?: string;
+  /** Resolves when serving ended: stdin closed (stdio) or `close()` was called. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Specs imported at once: overlaps file reads while keeping memory flat on big specs. */
+const IMPORT_CONCURRENCY = 2;
+
+/** Import every spec of `config`, in config order. Never throws for bad specs. */
+export async function importAll(config: Config): Promise<ImportOutcome[]> {
+  const importSpec = (importModule as Partial<typeof importModule>).importSpec;
+  if (typeof importSpec !== 'function') throw new SvcError('no-importer', 'the importer is not available in this build');
+  const outcomes: ImportOutcome[] = new Array(config.specs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < config.specs.length) {
+      const index = next++;
+      const spec = config.specs[index]!;
+      try {
+        outcomes[index] = await importSpec(spec.path, {
+          name: spec.name,
+          collection: spec.collection,
+          allowRemoteRefs: spec.allowRemoteRefs,
+          allowRefsFrom: spec.allowRefsFrom,
+          maxSpecBytes: config.limits.maxSpecBytes,
+        });
+      } catch (error) {
+        // importSpec promises not to throw; if it does, report it against the spec and keep going.
+        const message = error instanceof Error ? error.message : String(error);
+        outcomes[index] = {
+          ok: false,
+          name: spec.name,
+          collection: spec.collection,
+          file: spec.path,
+          errors: [{ severity: 'error', code: 'import-crashed', message: `import failed unexpectedly: ${message}`, file: spec.path }],
+          warnings: [],
+          files: [spec.path],
+        };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, config.specs.length) }, worker));
+  return outcomes;
+}
+
+export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {
+  return outcomes.flatMap((o) => (o.ok ? [o.spec] : []));
+}
+
+/** One log line per failed spec (with its diagnostics) and a total. */
+export function reportOutcomes(outcomes: readonly ImportOutcome[], log: (line: string) => void, ms: number): void {
+  let endpoints = 0;
+  let failed = 0;
+  for (const o of outcomes) {
+    if (o.ok) {
+      endpoints += o.spec.endpoints.length;
+      if (o.spec.warnings.length) log(`${o.spec.name}: ${o.spec.warnings.length} warning(s); run \`svc check\` for details`);
+    } else {
+      failed++;
+      log(`${o.name}: not loaded`);
+      for (const d of o.errors) log(`  ${formatDiagnostic(d).replace(/\n/g, '\n  ')}`);
+    }
+  }
+  const loaded = outcomes.length - failed;
+  log(`loaded ${loaded} spec(s), ${endpoints} endpoints in ${Math.round(ms)} ms${failed ? `; ${failed} failed, serving the rest` : ''}`);
+}
+
+/** The invoker, or one that explains invoke is unavailable when this build has none. */
+function makeInvoker(config: Config): Invoker {
+  const create = (invokeModule as Partial<typeof invokeModule>).createInvoker;
+  if (typeof create === 'function') return create(config);
+  return {
+    async invoke() {
+      return { isError: true, text: 'invoke is not available in this build of svc; use inspect to read the endpoint' };
+    },
+  };
+}
+
+/** The bearer token from the environment variable svc.yaml names; required off loopback. */
+export function resolveToken(config: Config, env: NodeJS.ProcessEnv): string | undefined {
+  const name = config.serve.tokenEnv;
+  if (name === undefined) {
+    if (config.serve.transport === 'sse' && !isLoopbackHost(config.serve.host)) {
+      throw new SvcError('token-required', `serve.host ${config.serve.host} is not loopback, so clients must send a bearer token`, {
+        hint: 'set serve.tokenEnv in svc.yaml to the NAME of an environment variable holding the token, or bind 127.0.0.1',
+      });
+    }
+    return undefined;
+  }
+  const value = env[name];
+  if (!value) {
+    throw new SvcError('token-missing', `environment variable ${name} (serve.tokenEnv) is not set or empty`, {
+      hint: `export ${name}=<a long random token> before starting svc serve`,
+    });
+  }
+  return value;
+}
+
+export async function startServe(options: ServeOptions): Promise<Daemon> {
+  const { config } = options;
+  const log = options.log ?? ((line: string) => void process.stderr.write(`svc: ${line}\n`));
+  const CatalogClass = (catalogModule as Partial<typeof catalogModule>).Catalog;
+  if (typeof CatalogClass !== 'function') throw new SvcError('no-catalog', 'the catalogue is not available in this build');
+  const token = config.serve.transport === 'sse' ? resolveToken(config, options.env ?? process.env) : undefined;
+
+  const catalog = new CatalogClass();
+  const invoker = makeInvoker(config);
+  let outcomes: readonly ImportOutcome[] = [];
+  const started = performance.now();
+  const ready = importAll(config).then(
+    (result) => {
+      outcomes = result;
+      catalog.replace(loadedSpecs(result));
+      reportOutcomes(result, log, performance.now() - started);
+    },
+    (error: unknown) => log(`import failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const session: SessionContext = { catalog, config, invoker };
+  const context = async (): Promise<SessionContext> => {
+    await ready;
+    return session;
+  };
+
+  let handle: StdioHandle | HttpHandle;
+  let url: string | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  if (config.serve.transport === 'stdio') {
+    const stdio = await serveStdio({ context, ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
+    void stdio.closed.then(resolveClosed);
+    handle = stdio;
+    log('serving MCP on stdio');
+  } else {
+    const http = await startHttp({
+      context,
+      host: config.serve.host,
+      port: config.serve.port,
+      ...(token !== undefined ? { token } : {}),
+      allowedOrigins: config.serve.allowedOrigins,
+      maxBodyBytes: config.serve.maxBodyBytes,
+      log,
+    });
+    handle = http;
+    url = http.url;
+    log(`serving MCP on ${http.url}${MCP_PATH} (Streamable HTTP) and ${http.url}${SSE_PATH} (legacy SSE)${token ? ', bearer token required' : ''}`);
+  }
+
+  let closing: Promise<void> | undefined;
+  const daemon: Daemon = {
+    config,
+    catalog,
+    ready,
+    outcomes: () => outcomes,
+    closed,
+    close: () =>
+      (closing ??= (async () => {
+        await handle.close();
+        resolveClosed();
+      })()),
+    ...(url !== undefined ? { url } : {}),
+  };
+  return daemon;
+}
