@@ -39,8 +39,8 @@ export interface HostileOptions {
 
 /** A marker written into files outside the spec folder: it must never show up in any output. */
 export const OUTSIDE_SECRET = 'SVC-OUTSIDE-SECRET-7f3a';
-/** A line that /etc/passwd always holds on Linux and macOS. */
-export const PASSWD_MARKER = 'root:';
+/** Part of root's line, which /etc/passwd holds on Linux (root:x:0:0:) and macOS (root:*:0:0:). */
+export const PASSWD_MARKER = ':0:0:';
 
 const INFO = { title: 'Hostile', version: '1.0.0' };
 

@@ -27,7 +27,7 @@ export class ImportRunner {
 
   #spawn(): Worker {
     const worker = new Worker(new URL('./import-worker.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
       stdout: false,
       stderr: false,
     });
