@@ -1,0 +1,287 @@
+// `svc update` inside the daemon: re-read the config and the spec files, re-import only what
+// changed, and swap the catalogue in one step. A spec that fails keeps its last good version in
+// service. Updates run one at a time; tool calls never wait for one (the swap is synchronous).
+import { performance } from 'node:perf_hooks';
+import type { Catalog } from '../catalog/index.ts';
+import type { Config, SpecConfig } from '../config/types.ts';
+import { ConfigError } from '../model/errors.ts';
+import type { Diagnostic, ImportedSpec, ImportOutcome } from '../model/index.ts';
+import type { ImportOptions } from '../import/index.ts';
+import {
+  SAMPLE_IDS,
+  type DiagnosticView,
+  type IdChanges,
+  type SpecUpdateReport,
+  type SpecUpdateState,
+  type UpdateProgress,
+  type UpdateResult,
+} from '../ipc/protocol.ts';
+import { FileDigests } from './digests.ts';
+import { diffEndpoints, NO_DIFF, type EndpointDiff } from './diff.ts';
+
+export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportOutcome>;
+
+/** Where one configured spec stands. */
+export interface SpecState {
+  readonly config: SpecConfig;
+  /** The version in service (the last one that imported), if any ever did. */
+  readonly serving?: ImportedSpec;
+  /** Errors of the last import when it failed (then `serving` is the older good version). */
+  readonly failure?: { readonly errors: readonly Diagnostic[]; readonly warnings: readonly Diagnostic[]; readonly at: number };
+  /** Files the last import read (or tried to): what the watcher watches. */
+  readonly files: readonly string[];
+  /** Import options the serving version was built with: a change means re-import. */
+  readonly importKey: string;
+}
+
+export interface UpdaterOptions {
+  readonly catalog: Catalog;
+  /** Re-reads the config (svc.yaml, or the FILE arguments `svc serve` was given). */
+  readonly reload: () => Promise<Config>;
+  readonly importSpec: ImportFn;
+  readonly log?: (line: string) => void;
+}
+
+/** An update, and what it changed for listeners (MCP notifications). */
+export interface UpdateOutcome {
+  readonly result: UpdateResult;
+  /** Spec names added or removed (what listings of specs show changed). */
+  readonly specsAddedOrRemoved: boolean;
+}
+
+export class Updater {
+  readonly #catalog: Catalog;
+  readonly #reload: () => Promise<Config>;
+  readonly #import: ImportFn;
+  readonly #digests = new FileDigests();
+  #states: SpecState[] = [];
+  #config: Config | undefined;
+  #last: UpdateResult | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+  #running = false;
+
+  constructor(options: UpdaterOptions) {
+    this.#catalog = options.catalog;
+    this.#reload = options.reload;
+    this.#import = options.importSpec;
+  }
+
+  get config(): Config | undefined {
+    return this.#config;
+  }
+
+  get states(): readonly SpecState[] {
+    return this.#states;
+  }
+
+  get lastResult(): UpdateResult | undefined {
+    return this.#last;
+  }
+
+  /** True while an update runs (or waits for the one before it). */
+  get busy(): boolean {
+    return this.#running;
+  }
+
+  /**
+   * Runs an update after any update already running. `config` skips the reload (the first load,
+   * when `svc serve` has just read it).
+   */
+  update(options: { onProgress?: (p: UpdateProgress) => void; config?: Config } = {}): Promise<UpdateOutcome> {
+    const run = this.#chain.then(async () => {
+      this.#running = true;
+      try {
+        return await this.#run(options.onProgress, options.config);
+      } finally {
+        this.#running = false;
+      }
+    });
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  async #run(onProgress: ((p: UpdateProgress) => void) | undefined, given: Config | undefined): Promise<UpdateOutcome> {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    let config: Config;
+    try {
+      config = given ?? (await this.#reload());
+    } catch (error) {
+      const result: UpdateResult = {
+        ok: false,
+        changed: false,
+        specs: [],
+        configErrors: configErrorViews(error),
+        generation: this.#catalog.generation,
+        startedAt,
+        ms: elapsed(t0),
+      };
+      this.#last = result;
+      return { result, specsAddedOrRemoved: false };
+    }
+
+    const previous = new Map(this.#states.map((s) => [s.config.name, s]));
+    const next: SpecState[] = [];
+    const reports: SpecUpdateReport[] = [];
+    // Which specs need an import: decided first, so progress can say "n of total".
+    const plan = await Promise.all(config.specs.map((sc) => this.#needsImport(sc, previous.get(sc.name), config)));
+    const total = plan.filter(Boolean).length;
+    let done = 0;
+
+    for (let i = 0; i < config.specs.length; i++) {
+      const sc = config.specs[i]!;
+      const prev = previous.get(sc.name);
+      const importKey = importKeyOf(sc, config);
+      const specT0 = performance.now();
+      if (!plan[i] && prev) {
+        next.push({ ...prev, config: sc });
+        reports.push(report(sc, 'unchanged', NO_DIFF, [], [], false, 0));
+        continue;
+      }
+      onProgress?.({ done, total, file: sc.path, spec: sc.name });
+      const outcome = await this.#import(sc.path, importOptions(sc, config));
+      done++;
+      const ms = elapsed(specT0);
+      if (outcome.ok) {
+        const spec = outcome.spec;
+        // Prime the digest cache, so the next no-change update only stats these files.
+        await this.#digests.specHash(spec.files);
+        const diff = prev?.serving ? diffEndpoints(prev.serving.endpoints, spec.endpoints) : diffEndpoints([], spec.endpoints);
+        const state: SpecUpdateState = !prev?.serving ? 'added' : diff.added.length + diff.removed.length + diff.changed.length > 0 || prev.failure ? 'changed' : 'unchanged';
+        next.push({ config: sc, serving: spec, files: spec.files, importKey });
+        reports.push(report(sc, state, diff, spec.warnings, [], false, ms));
+      } else {
+        const failure = { errors: outcome.errors, warnings: outcome.warnings, at: Date.now() };
+        const files = outcome.files.length > 0 ? outcome.files : [sc.path];
+        next.push({
+          config: sc,
+          ...(prev?.serving ? { serving: prev.serving } : {}),
+          failure,
+          files: [...new Set([...files, ...(prev?.serving?.files ?? [])])],
+          importKey: prev?.importKey ?? importKey,
+        });
+        reports.push(report(sc, 'failed', NO_DIFF, outcome.warnings, outcome.errors, prev?.serving !== undefined, ms));
+      }
+    }
+    onProgress?.({ done, total });
+
+    const kept = new Set(config.specs.map((s) => s.name));
+    for (const prev of this.#states) {
+      if (kept.has(prev.config.name)) continue;
+      const diff = diffEndpoints(prev.serving?.endpoints ?? [], []);
+      reports.push(report(prev.config, 'removed', diff, [], [], false, 0));
+    }
+
+    const before = this.#states.map((s) => s.serving);
+    const after = next.map((s) => s.serving);
+    const catalogChanged = before.length !== after.length || before.some((s, i) => s !== after[i]);
+    const configChanged = this.#config === undefined || JSON.stringify(this.#config) !== JSON.stringify(config);
+    // The one step everything else waits for: readers see the old set or the new, never a mix.
+    if (catalogChanged) this.#catalog.replace(after.filter((s): s is ImportedSpec => s !== undefined));
+    const specsAddedOrRemoved = reports.some((r) => r.state === 'removed' || (r.state === 'added' && next.some((s) => s.config.name === r.name && s.serving)));
+    this.#states = next;
+    this.#config = config;
+    this.#digests.retain(new Set(next.flatMap((s) => s.files)));
+
+    const result: UpdateResult = {
+      ok: reports.every((r) => r.state !== 'failed'),
+      changed: catalogChanged || configChanged,
+      specs: reports,
+      configErrors: [],
+      generation: this.#catalog.generation,
+      startedAt,
+      ms: elapsed(t0),
+    };
+    this.#last = result;
+    return { result, specsAddedOrRemoved };
+  }
+
+  /** A spec needs an import unless its last import worked and no file it read has changed. */
+  async #needsImport(sc: SpecConfig, prev: SpecState | undefined, config: Config): Promise<boolean> {
+    if (!prev?.serving || prev.failure) return true;
+    if (prev.importKey !== importKeyOf(sc, config)) return true;
+    const hash = await this.#digests.specHash(prev.serving.files);
+    return hash !== prev.serving.hash;
+  }
+
+  /** Every file a spec reads, with the specs that read it, plus the config file itself. */
+  watchedFiles(): Map<string, string[]> {
+    const files = new Map<string, string[]>();
+    for (const s of this.#states) {
+      for (const f of s.files) files.set(f, [...(files.get(f) ?? []), s.config.name]);
+    }
+    return files;
+  }
+}
+
+function importOptions(sc: SpecConfig, config: Config): ImportOptions {
+  return {
+    name: sc.name,
+    collection: sc.collection,
+    allowRemoteRefs: sc.allowRemoteRefs,
+    allowRefsFrom: sc.allowRefsFrom,
+    maxSpecBytes: config.limits.maxSpecBytes,
+  };
+}
+
+function importKeyOf(sc: SpecConfig, config: Config): string {
+  return JSON.stringify([sc.path, importOptions(sc, config)]);
+}
+
+function elapsed(t0: number): number {
+  return Math.round((performance.now() - t0) * 10) / 10;
+}
+
+function sample(ids: readonly string[]): IdChanges {
+  return { count: ids.length, sample: ids.slice(0, SAMPLE_IDS) };
+}
+
+export function diagnosticView(d: Diagnostic): DiagnosticView {
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    file: d.file,
+    ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
+    ...(d.line !== undefined ? { line: d.line } : {}),
+    ...(d.column !== undefined ? { column: d.column } : {}),
+    ...(d.hint !== undefined ? { hint: d.hint } : {}),
+  };
+}
+
+function report(
+  sc: SpecConfig,
+  state: SpecUpdateState,
+  diff: EndpointDiff,
+  warnings: readonly Diagnostic[],
+  errors: readonly Diagnostic[],
+  keptPrevious: boolean,
+  ms: number,
+): SpecUpdateReport {
+  return {
+    name: sc.name,
+    file: sc.path,
+    state,
+    added: sample(diff.added),
+    removed: sample(diff.removed),
+    changed: sample(diff.changed),
+    warnings: warnings.map(diagnosticView),
+    errors: errors.map(diagnosticView),
+    keptPrevious,
+    ms,
+  };
+}
+
+function configErrorViews(error: unknown): DiagnosticView[] {
+  if (error instanceof ConfigError) {
+    return error.problems.map((p) => ({
+      severity: 'error' as const,
+      code: 'config-invalid',
+      message: p.key ? `${p.key}: ${p.message}` : p.message,
+      file: error.file,
+      ...(p.line !== undefined ? { line: p.line } : {}),
+    }));
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return [{ severity: 'error', code: 'config-unreadable', message, file: '' }];
+}

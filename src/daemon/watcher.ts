@@ -1,0 +1,111 @@
+// Watches svc.yaml and every file the specs read, only to know and report what changed: a change
+// marks its specs pending (shown by `svc status`) and is logged once; nothing is re-read until
+// `svc update`. So nothing an LLM sees changes behind the user's back, and a half-saved file
+// never breaks a running session.
+import { watch, type FSWatcher } from 'chokidar';
+
+/** How long a file must stay quiet before its change counts (editors write in chunks or by rename). */
+export const WATCH_DELAY_MS = 200;
+
+export interface PendingChanges {
+  /** Spec name -> changed files (absolute), for specs whose files changed since the last update. */
+  readonly specs: ReadonlyMap<string, readonly string[]>;
+  readonly config: boolean;
+}
+
+export interface SpecWatcherOptions {
+  readonly configFile?: string;
+  readonly log?: (line: string) => void;
+  /** Called after a change was recorded (tests, status push). */
+  readonly onChange?: (file: string, specs: readonly string[]) => void;
+  readonly delayMs?: number;
+}
+
+export class SpecWatcher {
+  readonly #watcher: FSWatcher;
+  readonly #log: (line: string) => void;
+  readonly #onChange: ((file: string, specs: readonly string[]) => void) | undefined;
+  readonly #configFile: string | undefined;
+  /** file -> spec names that read it. */
+  #owners = new Map<string, readonly string[]>();
+  #pending = new Map<string, Set<string>>();
+  #configPending = false;
+  #ready: Promise<void>;
+  #closed = false;
+
+  constructor(options: SpecWatcherOptions = {}) {
+    this.#log = options.log ?? (() => {});
+    this.#onChange = options.onChange;
+    this.#configFile = options.configFile;
+    const delay = options.delayMs ?? WATCH_DELAY_MS;
+    this.#watcher = watch([], {
+      ignoreInitial: true,
+      persistent: false,
+      atomic: true,
+      awaitWriteFinish: { stabilityThreshold: delay, pollInterval: Math.max(10, Math.round(delay / 4)) },
+    });
+    this.#ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    const changed = (path: string): void => this.#record(path);
+    this.#watcher.on('change', changed);
+    this.#watcher.on('add', changed);
+    this.#watcher.on('unlink', changed);
+    this.#watcher.on('error', (error) => this.#log(`svc: watcher: ${error instanceof Error ? error.message : String(error)}`));
+    if (this.#configFile) this.#watcher.add(this.#configFile);
+  }
+
+  /** Watch exactly these files (file -> specs that read them), plus the config file. */
+  setFiles(owners: ReadonlyMap<string, readonly string[]>): void {
+    if (this.#closed) return;
+    const before = new Set(this.#owners.keys());
+    this.#owners = new Map(owners);
+    const add = [...owners.keys()].filter((f) => !before.has(f) && f !== this.#configFile);
+    const drop = [...before].filter((f) => !owners.has(f) && f !== this.#configFile);
+    if (drop.length > 0) this.#watcher.unwatch(drop);
+    if (add.length > 0) this.#watcher.add(add);
+  }
+
+  /** Resolves once the initial scan is done: changes after this are seen. */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  #record(path: string): void {
+    if (path === this.#configFile) {
+      if (!this.#configPending) this.#log(`svc: ${path} changed; run \`svc update\` to apply it`);
+      this.#configPending = true;
+      this.#onChange?.(path, []);
+      return;
+    }
+    const specs = this.#owners.get(path);
+    if (!specs) return;
+    const fresh = specs.filter((s) => !this.#pending.has(s));
+    for (const s of specs) {
+      let files = this.#pending.get(s);
+      if (!files) this.#pending.set(s, (files = new Set()));
+      files.add(path);
+    }
+    // Once per spec until the next update: an editor saving every few seconds must not flood stderr.
+    if (fresh.length > 0) {
+      this.#log(`svc: ${path} changed (spec ${fresh.join(', ')}); still serving the version loaded before, run \`svc update\` to apply it`);
+    }
+    this.#onChange?.(path, specs);
+  }
+
+  pending(): PendingChanges {
+    return {
+      specs: new Map([...this.#pending].map(([s, files]) => [s, [...files].sort()])),
+      config: this.#configPending,
+    };
+  }
+
+  /** An update starts reading files now: what changed before is about to be applied. */
+  clearPending(): void {
+    this.#pending = new Map();
+    this.#configPending = false;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#watcher.close();
+  }
+}
