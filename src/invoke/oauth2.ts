@@ -1,0 +1,103 @@
+// OAuth2 client credentials: the token is fetched once, cached until shortly before it
+// expires, and fetched again (once) when the API answers 401. Concurrent calls share one fetch.
+import ky from 'ky';
+import { InvokeError } from './errors.ts';
+import { redactText } from './redact.ts';
+
+export interface ClientCredentials {
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: readonly string[];
+  readonly timeoutMs: number;
+  /** Where this auth is configured, e.g. `specs[0].auth[1]`, for messages. */
+  readonly key: string;
+}
+
+interface Entry {
+  token: Promise<string>;
+  /** ms since epoch; Infinity when the server gave no `expires_in`. */
+  expiresAt: number;
+}
+
+// Renew a little early so a token does not expire between the check and the request.
+const SKEW_MS = 30_000;
+
+export class TokenCache {
+  readonly #entries = new Map<string, Entry>();
+
+  async get(c: ClientCredentials): Promise<string> {
+    const key = cacheKey(c);
+    const hit = this.#entries.get(key);
+    if (hit !== undefined && Date.now() < hit.expiresAt) return hit.token;
+    const entry = { expiresAt: Infinity } as Entry;
+    entry.token = fetchToken(c).then(
+      ({ token, expiresIn }) => {
+        if (expiresIn !== undefined) entry.expiresAt = Date.now() + Math.max(0, expiresIn * 1000 - SKEW_MS);
+        return token;
+      },
+      (err: unknown) => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+        throw err;
+      },
+    );
+    this.#entries.set(key, entry);
+    return entry.token;
+  }
+
+  /** Forget `token` after a 401, unless a newer token has already replaced it. */
+  async invalidate(c: ClientCredentials, token: string): Promise<void> {
+    const key = cacheKey(c);
+    const hit = this.#entries.get(key);
+    if (hit === undefined) return;
+    const current = await hit.token.catch(() => undefined);
+    if (current === token && this.#entries.get(key) === hit) this.#entries.delete(key);
+  }
+}
+
+function cacheKey(c: ClientCredentials): string {
+  return `${c.tokenUrl}\u0000${c.clientId}\u0000${c.scopes.join(' ')}`;
+}
+
+async function fetchToken(c: ClientCredentials): Promise<{ token: string; expiresIn?: number }> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+  if (c.scopes.length > 0) form.set('scope', c.scopes.join(' '));
+  const secrets = [c.clientSecret];
+  let res: Response;
+  try {
+    res = await ky.post(c.tokenUrl, {
+      body: form,
+      headers: { accept: 'application/json' },
+      throwHttpErrors: false,
+      retry: 0,
+      timeout: c.timeoutMs,
+      redirect: 'manual',
+    });
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new InvokeError('invoke-auth', `OAuth2 token request to ${c.tokenUrl} failed: ${redactText(why, secrets)}`, {
+      hint: `check ${c.key}.tokenUrl in svc.yaml`,
+    });
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    throw new InvokeError(
+      'invoke-auth',
+      `OAuth2 token request to ${c.tokenUrl} failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${text ? `: ${redactText(text.slice(0, 300), secrets)}` : ''}`,
+      { hint: `check ${c.key} (tokenUrl, clientId, clientSecret, scopes) in svc.yaml and the environment variables it names` },
+    );
+  }
+  let parsed: { access_token?: unknown; expires_in?: unknown };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    parsed = Object.fromEntries(new URLSearchParams(text)) as typeof parsed;
+  }
+  if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
+    throw new InvokeError('invoke-auth', `OAuth2 token response from ${c.tokenUrl} has no access_token.`, {
+      hint: `check ${c.key}.tokenUrl in svc.yaml`,
+    });
+  }
+  const expiresIn = Number(parsed.expires_in);
+  return Number.isFinite(expiresIn) && expiresIn > 0 ? { token: parsed.access_token, expiresIn } : { token: parsed.access_token };
+}

@@ -1,0 +1,250 @@
+// A response as the LLM should read it: `HTTP <status> <reason>`, the few headers that matter,
+// then the body (JSON compacted, text as is), cut at a clean boundary when it is too long.
+import { STATUS_CODES } from 'node:http';
+import type { ImageContent } from '../tools/types.ts';
+import type { InvokeResult } from './index.ts';
+import { isSensitiveHeader, redactText, redactValue, REDACTED } from './redact.ts';
+
+export interface ResponseLimits {
+  readonly maxResponseBytes: number;
+  readonly maxImageBytes: number;
+}
+
+export interface FormatOptions extends ResponseLimits {
+  readonly method: string;
+  readonly secrets: readonly string[];
+  readonly sensitiveHeaders: ReadonlySet<string>;
+  /** Extra lines after the body: redirects not followed, retries, auth hints. */
+  readonly notes: readonly string[];
+}
+
+// Bodies up to this size are read whole so JSON can be parsed and compacted before it is cut.
+const PARSE_LIMIT = 8 * 1024 * 1024;
+// Past this, svc stops reading and reports the size as "more than".
+const COUNT_LIMIT = 64 * 1024 * 1024;
+
+const KEPT_HEADERS = new Set([
+  'content-type', 'location', 'link', 'retry-after', 'www-authenticate', 'x-total-count', 'x-total', 'x-total-pages',
+  'x-next-page', 'x-next-cursor', 'x-page', 'x-per-page', 'deprecation', 'sunset',
+]);
+
+function keepHeader(name: string): boolean {
+  return KEPT_HEADERS.has(name) || /^(x-)?rate-?limit/.test(name) || name.startsWith('x-pagination');
+}
+
+export function pickHeaders(headers: Headers, sensitive: ReadonlySet<string>, secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!keepHeader(name)) return;
+    out[name] = isSensitiveHeader(name, sensitive) ? REDACTED : redactText(value, secrets);
+  });
+  return out;
+}
+
+interface ReadBody {
+  readonly bytes: Uint8Array;
+  /** Total size in bytes (exact when `exact`). */
+  readonly total: number;
+  readonly exact: boolean;
+}
+
+/** Reads at most `keep` bytes into memory and counts the rest (up to COUNT_LIMIT). */
+async function readBody(res: Response, keep: number): Promise<ReadBody> {
+  if (res.body === null) return { bytes: new Uint8Array(0), total: 0, exact: true };
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (kept < keep) {
+      const part = kept + value.byteLength > keep ? value.subarray(0, keep - kept) : value;
+      chunks.push(part);
+      kept += part.byteLength;
+    }
+    if (total >= COUNT_LIMIT) {
+      await reader.cancel().catch(() => undefined);
+      const declared = Number(res.headers.get('content-length'));
+      return { bytes: concat(chunks, kept), total: Number.isFinite(declared) && declared > total ? declared : total, exact: Number.isFinite(declared) && declared > 0 };
+    }
+  }
+  return { bytes: concat(chunks, kept), total, exact: true };
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+type Kind = 'json' | 'text' | 'image' | 'binary' | 'unknown';
+
+function kindOf(contentType: string): Kind {
+  const m = contentType.split(';')[0]!.trim().toLowerCase();
+  if (m === '') return 'unknown';
+  if (m === 'application/json' || m.endsWith('+json') || m === 'text/json') return 'json';
+  if (m === 'image/svg+xml') return 'text';
+  if (m.startsWith('image/')) return 'image';
+  if (
+    m.startsWith('text/') || m.endsWith('+xml') || m === 'application/xml' || m === 'application/javascript' ||
+    m === 'application/x-www-form-urlencoded' || m.includes('yaml') || m === 'application/graphql' || m === 'application/x-ndjson'
+  ) {
+    return 'text';
+  }
+  if (m === 'application/octet-stream') return 'unknown';
+  return 'binary';
+}
+
+function charsetOf(contentType: string): string {
+  const m = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return m?.[1]?.toLowerCase() ?? 'utf-8';
+}
+
+function decode(bytes: Uint8Array, charset: string, fatal: boolean): string | undefined {
+  try {
+    return new TextDecoder(charset, { fatal }).decode(bytes);
+  } catch {
+    if (fatal) return undefined;
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
+
+function sizeLabel(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The end of the last complete JSON value at or before `limit`: after a `,` outside strings. */
+function jsonCut(bytes: Uint8Array, limit: number): number {
+  let inString = false;
+  let escaped = false;
+  let best = 0;
+  for (let i = 0; i < limit && i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (b === 0x5c) escaped = true;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x2c) best = i; // cut before the comma: `[1,2` then the note
+    else if (b === 0x7d || b === 0x5d) best = i + 1;
+  }
+  return best > 0 ? best : utf8Boundary(bytes, limit);
+}
+
+/** Back off from `at` to the start of a UTF-8 character. */
+function utf8Boundary(bytes: Uint8Array, at: number): number {
+  let i = Math.min(at, bytes.length);
+  while (i > 0 && i < bytes.length && (bytes[i]! & 0xc0) === 0x80) i--;
+  return i;
+}
+
+/** A text cut: at a line end near the limit, else a space, else a character boundary. */
+function textCut(bytes: Uint8Array, limit: number): number {
+  const end = utf8Boundary(bytes, limit);
+  for (let i = end - 1; i > end * 0.75; i--) if (bytes[i] === 0x0a) return i + 1;
+  for (let i = end - 1; i > end * 0.9; i--) if (bytes[i] === 0x20) return i + 1;
+  return end;
+}
+
+export async function formatResponse(res: Response, opts: FormatOptions): Promise<InvokeResult> {
+  const status = res.status;
+  const reason = res.statusText || STATUS_CODES[status] || '';
+  const headers = pickHeaders(res.headers, opts.sensitiveHeaders, opts.secrets);
+  const contentType = res.headers.get('content-type') ?? '';
+  let kind = kindOf(contentType);
+  const limit = opts.maxResponseBytes;
+  const noBody = opts.method === 'HEAD' || status === 204 || status === 304;
+
+  const keep = noBody ? 0 : kind === 'json' ? PARSE_LIMIT : kind === 'image' ? opts.maxImageBytes + 1 : kind === 'binary' ? 0 : Math.max(limit + 4, 64 * 1024);
+  const read = noBody ? { bytes: new Uint8Array(0), total: 0, exact: true } : await readBody(res, keep);
+
+  let body: unknown = null;
+  let shown = '';
+  let truncated = false;
+  const notes: string[] = [];
+  const images: ImageContent[] = [];
+  const full = `${read.exact ? '' : 'more than '}${sizeLabel(read.total)}`;
+
+  if (kind === 'unknown' && read.total > 0) {
+    // No useful type: text if it decodes as UTF-8 without NULs, else binary.
+    const text = decode(read.bytes.subarray(0, Math.min(read.bytes.length, 4096)), 'utf-8', true);
+    kind = text !== undefined && !text.includes('\u0000') && read.bytes.length > 0 ? 'text' : 'binary';
+  }
+
+  if (read.total === 0) {
+    // Nothing to show.
+  } else if (kind === 'json') {
+    let compact: string | undefined;
+    if (read.bytes.length === read.total) {
+      try {
+        body = JSON.parse(decode(read.bytes, charsetOf(contentType), false)!);
+        compact = JSON.stringify(body);
+      } catch {
+        compact = undefined;
+      }
+    }
+    if (compact === undefined) {
+      // Not parseable (or too big to parse): show as text.
+      body = undefined;
+      kind = 'text';
+    } else {
+      const bytes = Buffer.from(compact);
+      if (bytes.byteLength <= limit) {
+        shown = compact;
+      } else {
+        const cut = jsonCut(bytes, limit);
+        shown = bytes.subarray(0, cut).toString('utf8');
+        body = shown;
+        truncated = true;
+        notes.push(`[truncated: showing ${sizeLabel(cut)} of ${sizeLabel(bytes.byteLength)} (compacted JSON; ${full} as sent)]`);
+      }
+    }
+  }
+  if (kind === 'text' && read.total > 0) {
+    const charset = charsetOf(contentType);
+    if (read.total <= limit && read.bytes.length === read.total) {
+      shown = decode(read.bytes, charset, false)!;
+    } else {
+      const cut = textCut(read.bytes, limit);
+      shown = decode(read.bytes.subarray(0, cut), charset, false)!;
+      truncated = true;
+      notes.push(`[truncated: showing ${sizeLabel(cut)} of ${full}]`);
+    }
+    body = shown;
+  } else if (kind === 'image' && read.total > 0) {
+    const mime = contentType.split(';')[0]!.trim().toLowerCase();
+    if (read.exact && read.total <= opts.maxImageBytes) {
+      images.push({ type: 'image', data: Buffer.from(read.bytes).toString('base64'), mimeType: mime });
+      shown = `[${mime} image, ${sizeLabel(read.total)}, attached]`;
+    } else {
+      shown = `[${mime} image, ${full}: over the ${sizeLabel(opts.maxImageBytes)} image limit, not attached]`;
+      truncated = true;
+    }
+  } else if (kind === 'binary' && read.total > 0) {
+    shown = `[${contentType.split(';')[0]!.trim() || 'binary'} body, ${full}: not shown]`;
+  }
+
+  const headerLines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  const parts = [`HTTP ${status}${reason ? ` ${reason}` : ''}`, ...headerLines];
+  let text = parts.join('\n');
+  if (shown !== '') text += `\n\n${shown}`;
+  const allNotes = [...notes, ...opts.notes];
+  if (allNotes.length > 0) text += `\n${allNotes.join('\n')}`;
+
+  const result: { text: string; structured: Record<string, unknown>; isError?: boolean; images?: ImageContent[] } = {
+    text: redactText(text, opts.secrets),
+    structured: { status, headers, body: redactValue(body ?? null, opts.secrets), truncated },
+  };
+  if (status >= 400) result.isError = true;
+  if (images.length > 0) result.images = images;
+  return result;
+}

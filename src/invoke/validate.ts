@@ -1,0 +1,240 @@
+// Binds the caller's `params` to the endpoint's parameters and checks them, and the body,
+// against their schemas before anything is sent. Validators are compiled lazily, once per
+// parameter or body content, and cached with the endpoint objects they belong to.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { BodyContent, Endpoint, ImportedSpec, Parameter, ParamLocation, SchemaLink } from '../model/index.ts';
+import { PARAM_LOCATIONS } from '../model/index.ts';
+import { InvalidArgumentsError } from './errors.ts';
+import { dialectOf, toJsonSchema, type Dialect } from './json-schema.ts';
+
+export interface BoundParam {
+  readonly param: Parameter;
+  readonly value: unknown;
+}
+
+export interface BoundArgs {
+  readonly params: readonly BoundParam[];
+  /** The chosen body content, when a body is sent. */
+  readonly content?: BodyContent;
+  readonly body?: unknown;
+}
+
+const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  logger: false,
+  addUsedSchema: false,
+  coerceTypes: false,
+} as const;
+
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+function ajvFor(dialect: Dialect): Ajv | Ajv2020 {
+  if (dialect === '2020-12') return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
+  return (draft07 ??= new Ajv(AJV_OPTIONS));
+}
+
+/** `null` = nothing to check (no schema, or one ajv could not compile). */
+const validators = new WeakMap<object, ValidateFunction | null>();
+
+function validatorFor(owner: object, link: SchemaLink | undefined, spec: ImportedSpec, request: boolean): ValidateFunction | null {
+  const cached = validators.get(owner);
+  if (cached !== undefined) return cached;
+  let fn: ValidateFunction | null = null;
+  if (link !== undefined) {
+    try {
+      const resolved = spec.schemas.resolve(link);
+      const schema = toJsonSchema(resolved, { format: spec.format, request });
+      fn = ajvFor(dialectOf(spec.format)).compile(schema as object);
+    } catch {
+      // A schema svc cannot compile must not block the call: the server still validates.
+      fn = null;
+    }
+  }
+  validators.set(owner, fn);
+  return fn;
+}
+
+/** `query.limit`, `header.X-Trace`: the qualified form of a parameter's key. */
+function qualified(p: Parameter): string {
+  return `${p.in}.${p.name}`;
+}
+
+function sameName(p: Parameter, name: string): boolean {
+  return p.in === 'header' ? p.name.toLowerCase() === name.toLowerCase() : p.name === name;
+}
+
+export function bindArguments(
+  endpoint: Endpoint,
+  spec: ImportedSpec,
+  params: Readonly<Record<string, unknown>> | undefined,
+  body: unknown,
+  contentType: string | undefined,
+): BoundArgs {
+  const problems: string[] = [];
+  const bound = new Map<Parameter, unknown>();
+  const all = endpoint.parameters;
+
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    problems.push(`params: must be an object keyed by parameter name, got ${describe(params)}`);
+  } else if (params !== undefined) {
+    for (const [key, value] of Object.entries(params)) {
+      if (value === undefined) continue;
+      let matches = all.filter((p) => sameName(p, key));
+      if (matches.length === 0) {
+        const dot = key.indexOf('.');
+        const loc = key.slice(0, dot) as ParamLocation;
+        if (dot > 0 && (PARAM_LOCATIONS as readonly string[]).includes(loc)) {
+          const name = key.slice(dot + 1);
+          matches = all.filter((p) => p.in === loc && sameName(p, name));
+        }
+      }
+      if (matches.length === 0) {
+        problems.push(`'${key}': unknown parameter`);
+        continue;
+      }
+      if (matches.length > 1) {
+        problems.push(`'${key}': ambiguous, use ${matches.map((m) => `'${qualified(m)}'`).join(' or ')}`);
+        continue;
+      }
+      const param = matches[0]!;
+      if (bound.has(param)) {
+        problems.push(`'${key}': given twice`);
+        continue;
+      }
+      // null for an optional parameter means "leave it out".
+      if (value === null && !param.required) continue;
+      bound.set(param, value);
+    }
+  }
+
+  const label = (p: Parameter): string => (all.some((o) => o !== p && o.name === p.name) ? qualified(p) : p.name);
+  for (const p of all) {
+    if (p.required && !bound.has(p)) problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
+  }
+  for (const [p, value] of bound) {
+    const fn = validatorFor(p, p.schema, spec, false);
+    if (fn !== null && !fn(value)) problems.push(...ajvProblems(label(p), fn.errors));
+  }
+
+  // Body.
+  let content: BodyContent | undefined;
+  const rb = endpoint.requestBody;
+  if (body !== undefined && body !== null) {
+    if (rb === undefined || rb.contents.length === 0) {
+      if (rb === undefined) problems.push(`body: ${endpoint.method} ${endpoint.path} takes no request body`);
+    } else {
+      content = chooseContent(rb.contents, contentType);
+      if (content === undefined) {
+        problems.push(`contentType '${contentType}': not one of ${rb.contents.map((c) => c.mediaType).join(', ')}`);
+      } else {
+        const fn = validatorFor(content, content.schema, spec, true);
+        if (fn !== null && !fn(body)) problems.push(...ajvProblems('body', fn.errors));
+      }
+    }
+  } else if (rb?.required === true) {
+    problems.push(`body (${rb.contents.map((c) => c.mediaType).join(' or ')}): required`);
+  }
+
+  if (problems.length > 0) {
+    throw new InvalidArgumentsError(
+      `Invalid arguments for ${endpoint.method} ${endpoint.path}:\n${problems.map((p) => `- ${p}`).join('\n')}\n${expected(endpoint, spec)}`,
+      problems,
+    );
+  }
+  const out: { params: BoundParam[]; content?: BodyContent; body?: unknown } = {
+    params: [...bound].map(([param, value]) => ({ param, value })),
+  };
+  if (content !== undefined) {
+    out.content = content;
+    out.body = body;
+  } else if (rb !== undefined && rb.contents.length === 0 && body !== undefined && body !== null) {
+    out.body = body;
+  }
+  return out;
+}
+
+const BODY_PREFERENCE = [
+  (m: string) => m === 'application/json' || m.endsWith('+json') || m === '*/*',
+  (m: string) => m === 'application/x-www-form-urlencoded',
+  (m: string) => m === 'multipart/form-data',
+  (m: string) => m.startsWith('text/'),
+];
+
+/** The body media type: the one asked for, else JSON, form, multipart, text, then the first listed. */
+export function chooseContent(contents: readonly BodyContent[], wanted: string | undefined): BodyContent | undefined {
+  const base = (m: string): string => m.split(';')[0]!.trim().toLowerCase();
+  if (wanted !== undefined) return contents.find((c) => base(c.mediaType) === base(wanted));
+  for (const test of BODY_PREFERENCE) {
+    const hit = contents.find((c) => test(base(c.mediaType)));
+    if (hit !== undefined) return hit;
+  }
+  return contents[0];
+}
+
+function ajvProblems(where: string, errors: ErrorObject[] | null | undefined): string[] {
+  if (!errors) return [`${where}: invalid`];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const e of errors) {
+    // anyOf/oneOf explain themselves through their branches' errors; keep the summary short.
+    let msg = e.message ?? 'invalid';
+    if (e.keyword === 'enum') msg = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (e.keyword === 'additionalProperties') msg = `unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'`;
+    const line = `${where}${e.instancePath}: ${msg}`;
+    if (!seen.has(line)) {
+      seen.add(line);
+      out.push(line);
+    }
+    if (out.length >= 8) break;
+  }
+  return out;
+}
+
+function describe(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** What the endpoint takes, so the next call can be right. */
+function expected(endpoint: Endpoint, spec: ImportedSpec): string {
+  const lines: string[] = [];
+  const params = endpoint.parameters.map((p) => {
+    const name = endpoint.parameters.some((o) => o !== p && o.name === p.name) ? qualified(p) : p.name;
+    return `${name} (${p.in}, ${p.type}${p.required ? ', required' : ''})`;
+  });
+  lines.push(`Expected params: ${params.length > 0 ? params.join(', ') : 'none'}`);
+  const rb = endpoint.requestBody;
+  if (rb !== undefined && rb.contents.length > 0) {
+    const c = chooseContent(rb.contents, undefined)!;
+    lines.push(`Expected body${rb.required ? ' (required)' : ''}: ${c.mediaType}${shape(c, spec)}`);
+  }
+  return lines.join('\n');
+}
+
+function shape(content: BodyContent, spec: ImportedSpec): string {
+  if (content.schema === undefined) return '';
+  try {
+    const s = toJsonSchema(spec.schemas.resolve(content.schema, { maxDepth: 2 }), { format: spec.format, request: true }) as Record<string, unknown>;
+    const props = s.properties as Record<string, Record<string, unknown>> | undefined;
+    if (props === undefined) return typeof s.type === 'string' ? ` ${s.type}` : '';
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+    const names = Object.keys(props);
+    const listed = names.slice(0, 20).map((n) => `${n} (${typeLabel(props[n]!)}${required.has(n) ? ', required' : ''})`);
+    return ` object with ${listed.join(', ')}${names.length > 20 ? `, and ${names.length - 20} more` : ''}`;
+  } catch {
+    return '';
+  }
+}
+
+function typeLabel(s: Record<string, unknown>): string {
+  const t = s.type;
+  if (t === 'array') {
+    const items = s.items as Record<string, unknown> | undefined;
+    return `${items !== undefined && typeof items.type === 'string' ? items.type : 'any'}[]`;
+  }
+  if (Array.isArray(t)) return t.join('|');
+  if (typeof t === 'string') return Array.isArray(s.enum) ? `${t}: ${s.enum.map((v) => JSON.stringify(v)).join('|')}` : t;
+  return 'any';
+}
