@@ -6,7 +6,7 @@
 // Kept small on purpose: the daemon's IPC, watching and `svc update` build on `Daemon`
 // (`catalog`, `outcomes`, `reload`-style code can call `catalog.replace`) without changing this.
 import * as catalogModule from '../catalog/index.ts';
-import * as importModule from '../import/index.ts';
+import { importAll } from '../import/index.ts';
 import * as invokeModule from '../invoke/index.ts';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
@@ -42,44 +42,9 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** Specs imported at once: overlaps file reads while keeping memory flat on big specs. */
-const IMPORT_CONCURRENCY = 2;
-
-/** Import every spec of `config`, in config order. Never throws for bad specs. */
-export async function importAll(config: Config): Promise<ImportOutcome[]> {
-  const importSpec = (importModule as Partial<typeof importModule>).importSpec;
-  if (typeof importSpec !== 'function') throw new SvcError('no-importer', 'the importer is not available in this build');
-  const outcomes: ImportOutcome[] = new Array(config.specs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < config.specs.length) {
-      const index = next++;
-      const spec = config.specs[index]!;
-      try {
-        outcomes[index] = await importSpec(spec.path, {
-          name: spec.name,
-          collection: spec.collection,
-          allowRemoteRefs: spec.allowRemoteRefs,
-          allowRefsFrom: spec.allowRefsFrom,
-          maxSpecBytes: config.limits.maxSpecBytes,
-        });
-      } catch (error) {
-        // importSpec promises not to throw; if it does, report it against the spec and keep going.
-        const message = error instanceof Error ? error.message : String(error);
-        outcomes[index] = {
-          ok: false,
-          name: spec.name,
-          collection: spec.collection,
-          file: spec.path,
-          errors: [{ severity: 'error', code: 'import-crashed', message: `import failed unexpectedly: ${message}`, file: spec.path }],
-          warnings: [],
-          files: [spec.path],
-        };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, config.specs.length) }, worker));
-  return outcomes;
+/** Import every spec of `config`, in config order (src/import's importAll). Never throws for bad specs. */
+export async function importConfigured(config: Config): Promise<ImportOutcome[]> {
+  return importAll(config.specs, config.limits);
 }
 
 export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {
@@ -146,7 +111,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   const invoker = makeInvoker(config);
   let outcomes: readonly ImportOutcome[] = [];
   const started = performance.now();
-  const ready = importAll(config).then(
+  const ready = importConfigured(config).then(
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));

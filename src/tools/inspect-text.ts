@@ -2,14 +2,31 @@
 // Description; Parameters; the request body; Responses. Summary and description are the
 // source's text unchanged; everything else is compact.
 import type { BodyContent, Endpoint, ImportedSpec, Parameter } from '../model/index.ts';
-import { fieldLines } from './schema-text.ts';
+import { enumLabel, fieldLines } from './schema-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
-/** How deep `$ref`s are followed for the body field list (the list itself shows three levels). */
-const RESOLVE_DEPTH = 8;
+/** JSON nesting followed when resolving a body schema: enough for the three levels the field list shows. */
+const RESOLVE_DEPTH = 24;
 
-export function parameterLine(p: Parameter): string {
-  const flags = [p.in, p.type || 'any'];
+/** A parameter's type, or its allowed values when the schema lists them (cheap: top-level refs only). */
+function parameterType(p: Parameter, spec: ImportedSpec): string {
+  if (p.schema) {
+    try {
+      const node = spec.schemas.shallow(p.schema).node as { enum?: unknown; items?: unknown } | undefined;
+      if (node && Array.isArray(node.enum)) return enumLabel(node.enum);
+      if (node && node.items && typeof node.items === 'object') {
+        const items = spec.schemas.shallow({ file: p.schema.file, node: node.items }).node as { enum?: unknown } | undefined;
+        if (items && Array.isArray(items.enum)) return `(${enumLabel(items.enum)})[]`;
+      }
+    } catch {
+      // fall back to the importer's label
+    }
+  }
+  return p.type || 'any';
+}
+
+export function parameterLine(p: Parameter, spec: ImportedSpec): string {
+  const flags = [p.in, parameterType(p, spec)];
   if (p.required) flags.push('required');
   if (p.deprecated) flags.push('deprecated');
   const description = firstSentence(p.description, 100);
@@ -51,7 +68,7 @@ export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
   if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
   if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary}`);
   if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description}`);
-  if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map(parameterLine));
+  if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map((p) => parameterLine(p, spec)));
   else lines.push('Parameters: none');
   lines.push(...bodyLines(endpoint, spec));
   if (endpoint.responses.length) {

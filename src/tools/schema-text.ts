@@ -47,8 +47,8 @@ function merged(node: Node): Node {
   return out;
 }
 
-function enumLabel(values: unknown[]): string {
-  const parts = values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+export function enumLabel(values: unknown[]): string {
+  const parts = values.map((v) => (typeof v === 'string' && v !== '' && !v.includes('|') ? v : JSON.stringify(v)));
   let text = '';
   for (let i = 0; i < parts.length; i++) {
     const next = text ? `${text}|${parts[i]}` : parts[i]!;
@@ -60,9 +60,11 @@ function enumLabel(values: unknown[]): string {
 
 /** The compact type label of a schema: `string`, `integer[]`, `open|closed`, `object|null`, `ref issue (circular)`. */
 export function typeLabel(raw: unknown): string {
-  if (!isNode(raw)) return raw === true || raw === undefined ? 'any' : 'never';
+  if (raw === false) return 'never';
+  if (!isNode(raw)) return 'any';
   if (raw['$circular'] !== undefined) return `ref ${refName(raw['$circular'])} (circular)`;
-  if (raw['$truncated'] !== undefined) return `ref ${refName(raw['$truncated'])} (not expanded)`;
+  if (raw['$truncated'] !== undefined) return raw['$truncated'] === 'depth' || raw['$truncated'] === 'size limit' ? '(not expanded)' : `ref ${refName(raw['$truncated'])} (not expanded)`;
+  if (raw['$unresolved'] !== undefined) return `ref ${String(raw['$unresolved'])} (unresolvable)`;
   const node = merged(raw);
   const nullable = node['nullable'] === true;
   let label: string;
@@ -120,6 +122,10 @@ export function fieldLines(schema: unknown, indent = '  '): string[] {
   let omitted = 0;
   const walk = (node: Node, pad: string, depth: number): void => {
     const props = node['properties'] as Node;
+    if (props['$truncated'] !== undefined || props['$circular'] !== undefined) {
+      lines.push(`${pad}(fields not expanded)`);
+      return;
+    }
     const required = new Set(Array.isArray(node['required']) ? (node['required'] as unknown[]).map(String) : []);
     for (const [name, value] of Object.entries(props)) {
       if (lines.length >= MAX_LINES) {
