@@ -47,10 +47,10 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
 
   const url = request ? readUrl(request['url'], state.variables) : undefined;
   if (!request || !url) {
-    const reason = request ? 'no URL' : 'the request is not an object or a URL';
+    const reason = request ? 'no URL' : 'request is neither an object nor a URL';
     ctx.warn({
       code: 'postman-url-missing',
-      message: `${who} has ${reason}; it is skipped`,
+      message: `${who} ${request ? 'has no URL' : 'is neither an object nor a URL'}; it is skipped`,
       pointer: requestPointer,
       hint: 'Give the request a URL in Postman and export the collection again.',
     });
