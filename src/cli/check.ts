@@ -25,8 +25,11 @@ export interface CheckReport {
   readonly ms: number;
 }
 
-/** Specs imported at once: enough to overlap file reads, few enough to keep memory flat on big specs. */
-const CONCURRENCY = 2;
+/**
+ * Specs imported at once. Imports are CPU-bound (one big JSON.parse / YAML parse), so more only raises
+ * peak memory; each outcome is reduced to its summary at once so a large run keeps memory flat.
+ */
+const CONCURRENCY = 1;
 
 export async function run(ctx: CommandContext): Promise<number> {
   const json = ctx.options['json'] === true;
