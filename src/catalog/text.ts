@@ -1,0 +1,161 @@
+// Words of API vocabulary: how paths, operationIds and prose become index terms, and how a query does.
+// One pipeline for both sides, so `listPullRequests`, `/repos/{owner}/pulls` and "list my PRs"
+// meet on the same terms. Every rule here is about API language in general, never about one API.
+
+/** Split identifiers and prose into lower-case words: camelCase, snake_case, kebab-case, dots, slashes. */
+export function splitWords(text: string): string[] {
+  const spaced = text
+    // `HTTPServer` -> `HTTP Server`, `listPullRequests` -> `list Pull Requests`
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  const out: string[] = [];
+  for (const w of spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) out.push(w);
+  return out;
+}
+
+/** Words that carry no meaning for finding an endpoint. */
+const STOP = new Set(
+  (
+    'a an the of for to in on at by with from into onto via and or but not no nor is are was were be been being ' +
+    'this that these those it its i we you your our their they them he she his her us do does did done can could ' +
+    'should would will shall may might must please want need like how what which who whom whose where when why ' +
+    'there here some any each every so just also than then too very as if about using use used given specific ' +
+    'specified existing currently one ones thing things way able such other another own same per up out'
+  ).split(' '),
+);
+
+/** Common abbreviations and spelling variants -> one canonical form (several words allowed). */
+const CANONICAL: Record<string, string> = {
+  repo: 'repository', repos: 'repository', repositories: 'repository',
+  org: 'organization', orgs: 'organization', organisation: 'organization', organisations: 'organization',
+  auth: 'auth', authn: 'auth', authz: 'auth', authentication: 'auth', authorization: 'auth', authorisation: 'auth',
+  authenticate: 'auth', authorize: 'auth', authorise: 'auth', authenticated: 'auth', authorized: 'auth',
+  config: 'config', configs: 'config', cfg: 'config', conf: 'config', configuration: 'config', configurations: 'config',
+  configure: 'config', settings: 'setting',
+  env: 'environment', envs: 'environment', environments: 'environment',
+  id: 'id', ids: 'id', identifier: 'id', identifiers: 'id', uuid: 'id', guid: 'id',
+  pr: 'pull request', prs: 'pull request', pulls: 'pull',
+  msg: 'message', msgs: 'message', dm: 'direct message', dms: 'direct message',
+  info: 'info', information: 'info', details: 'info', detail: 'info',
+  db: 'database', dbs: 'database',
+  pwd: 'password', passwd: 'password',
+  addr: 'address',
+  app: 'app', apps: 'app', application: 'app', applications: 'app',
+  admin: 'admin', admins: 'admin', administrator: 'admin', administrators: 'admin',
+  dir: 'directory', dirs: 'directory',
+  doc: 'document', docs: 'document',
+  img: 'image', imgs: 'image', picture: 'image', pictures: 'image', pic: 'image', pics: 'image', photo: 'image',
+  photos: 'image', avatar: 'image', avatars: 'image',
+  cert: 'certificate', certs: 'certificate',
+  var: 'variable', vars: 'variable',
+  stat: 'statistic', stats: 'statistic', statistics: 'statistic',
+  perm: 'permission', perms: 'permission',
+  acct: 'account', accts: 'account',
+  txn: 'transaction', txns: 'transaction', tx: 'transaction',
+  desc: 'description',
+  attr: 'attribute', attrs: 'attribute',
+  param: 'parameter', params: 'parameter',
+  ts: 'timestamp',
+  email: 'email', emails: 'email', mail: 'email', 'e-mail': 'email',
+  sms: 'message', mms: 'message',
+  // Verbs: one canonical verb per meaning, so "remove" finds `delete...` and "fetch" finds `get...`.
+  list: 'list', lists: 'list', listing: 'list', enumerate: 'list', browse: 'list',
+  get: 'get', gets: 'get', fetch: 'get', fetches: 'get', retrieve: 'get', retrieves: 'get', read: 'get', reads: 'get',
+  show: 'get', shows: 'get', view: 'get', views: 'get', describe: 'get', obtain: 'get',
+  create: 'create', creates: 'create', add: 'create', adds: 'create', new: 'create', make: 'create', insert: 'create',
+  inserts: 'create', initiate: 'create', initiates: 'create',
+  update: 'update', updates: 'update', edit: 'update', edits: 'update', change: 'update', changes: 'update',
+  modify: 'update', modifies: 'update', alter: 'update', patch: 'update',
+  delete: 'delete', deletes: 'delete', remove: 'delete', removes: 'delete', destroy: 'delete', destroys: 'delete',
+  erase: 'delete', drop: 'delete',
+  search: 'search', searches: 'search', find: 'search', finds: 'search', lookup: 'search', query: 'search',
+};
+
+/**
+ * Light stemming: plurals and common inflections to a shared stem (`policies` -> `policy`,
+ * `databases` -> `databas`, `recording` -> `record`). Stems are index-internal; they only have to agree.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is|as)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** One word -> its index terms (none for stop words). Used at index and query time alike. */
+export function termsOf(word: string): string[] {
+  if (STOP.has(word)) return [];
+  const canonical = CANONICAL[word];
+  if (canonical !== undefined) return canonical.includes(' ') ? canonical.split(' ').map(stem) : [stem(canonical)];
+  return [stem(word)];
+}
+
+/** Free text -> index terms, in order. */
+export function textTerms(text: string | undefined): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  for (const w of splitWords(text)) for (const t of termsOf(w)) out.push(t);
+  return out;
+}
+
+/** The canonical verbs: what they ask of an endpoint. */
+export type Intent = 'list' | 'get' | 'create' | 'update' | 'delete';
+export const INTENT_TERMS: ReadonlySet<string> = new Set(['list', 'get', 'creat', 'updat', 'delet']);
+
+/** Stemmed canonical verb -> intent. */
+export function intentOfTerm(term: string): Intent | undefined {
+  switch (term) {
+    case 'list': return 'list';
+    case 'get': return 'get';
+    case 'creat': return 'create';
+    case 'updat': return 'update';
+    case 'delet': return 'delete';
+    default: return undefined;
+  }
+}
+
+/**
+ * Words that imply an intent but also name something an endpoint may be called by
+ * (`/chat.postMessage`, `/files.upload`, `conversations.kick`): they stay search terms too.
+ */
+export const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
+  (
+    [
+      ['send', 'create'], ['post', 'create'], ['upload', 'create'], ['open', 'create'], ['submit', 'create'],
+      ['start', 'create'], ['register', 'create'], ['invite', 'create'], ['generate', 'create'],
+      ['set', 'update'], ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
+      ['enable', 'update'], ['disable', 'update'],
+      ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'],
+    ] as const
+  ).map(([word, intent]) => [stem(word), intent]),
+);
+
+/** Words that say "more than one", so a `get` means a collection: "get all pods", "get recent messages". */
+export const PLURAL_HINTS: ReadonlySet<string> = new Set(['all', 'every', 'recent', 'many', 'multiple', 'several', 'history']);
+
+/** A plural noun as typed ("pods", "policies"), which asks for a collection. */
+export function isPluralWord(word: string): boolean {
+  if (word.length <= 3 || STOP.has(word) || CANONICAL[word] !== undefined) return false;
+  return word.endsWith('s') && !/(ss|us|is)$/.test(word);
+}
+
+/** Strips HTML tags and Markdown link targets so descriptions index as prose. */
+export function plainText(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/https?:\/\/\S+/g, ' ');
+}
+
+/** The first sentence (or first `max` characters) of a description: where its meaning usually is. */
+export function firstSentence(text: string, max = 200): string {
+  const plain = plainText(text).trim();
+  const end = plain.search(/[.!?](\s|$)|\n\s*\n/);
+  const cut = end >= 0 ? plain.slice(0, end + 1) : plain;
+  return cut.length > max ? cut.slice(0, max) : cut;
+}
