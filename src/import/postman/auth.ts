@@ -104,10 +104,17 @@ function schemeFor(type: string, fields: Map<string, unknown>): { scheme: Securi
   }
 }
 
+const headerNamesCache = new WeakMap<AuthDecision, ReadonlySet<string>>();
+const queryNamesCache = new WeakMap<AuthDecision, ReadonlySet<string>>();
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** The header an auth scheme sets by itself, which is therefore not a parameter of its own. */
-export function authHeaderNames(decision: AuthDecision, schemes: Record<string, SecurityScheme>): Set<string> {
+export function authHeaderNames(decision: AuthDecision, schemes: Record<string, SecurityScheme>): ReadonlySet<string> {
+  if (decision.kind !== 'scheme') return NO_NAMES;
+  const cached = headerNamesCache.get(decision);
+  if (cached) return cached;
   const names = new Set<string>();
-  if (decision.kind !== 'scheme') return names;
+  headerNamesCache.set(decision, names);
   names.add('authorization');
   for (const alternative of decision.requirement) {
     for (const name of Object.keys(alternative)) {
@@ -119,9 +126,12 @@ export function authHeaderNames(decision: AuthDecision, schemes: Record<string, 
 }
 
 /** The query parameter an apiKey-in-query scheme sets by itself. */
-export function authQueryNames(decision: AuthDecision, schemes: Record<string, SecurityScheme>): Set<string> {
+export function authQueryNames(decision: AuthDecision, schemes: Record<string, SecurityScheme>): ReadonlySet<string> {
+  if (decision.kind !== 'scheme') return NO_NAMES;
+  const cached = queryNamesCache.get(decision);
+  if (cached) return cached;
   const names = new Set<string>();
-  if (decision.kind !== 'scheme') return names;
+  queryNamesCache.set(decision, names);
   for (const alternative of decision.requirement) {
     for (const name of Object.keys(alternative)) {
       const scheme = schemes[name];

@@ -37,7 +37,9 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
   const { ctx } = state;
   const requestPointer = `${place.pointer}/request`;
   const name = text(item['name']);
-  const who = `request ${name !== undefined ? JSON.stringify(name) : requestPointer}${place.tag !== undefined ? ` in folder ${JSON.stringify(place.tag)}` : ''}`;
+  // Built only when a warning needs it: most requests never warn.
+  const who = (): string =>
+    `request ${name !== undefined ? JSON.stringify(name) : requestPointer}${place.tag !== undefined ? ` in folder ${JSON.stringify(place.tag)}` : ''}`;
 
   // A request may be a bare URL string: Postman then sends GET.
   const rawRequest = item['request'];
@@ -50,7 +52,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
     const reason = request ? 'no URL' : 'request is neither an object nor a URL';
     ctx.warn({
       code: 'postman-url-missing',
-      message: `${who} ${request ? 'has no URL' : 'is neither an object nor a URL'}; it is skipped`,
+      message: `${who()} ${request ? 'has no URL' : 'is neither an object nor a URL'}; it is skipped`,
       pointer: requestPointer,
       hint: 'Give the request a URL in Postman and export the collection again.',
     });
@@ -60,7 +62,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
   if (url.strayBraces) {
     ctx.warn({
       code: 'postman-variable-nested',
-      message: `${who} has nested or unbalanced {{variables}} in its URL; they are kept as literal text`,
+      message: `${who()} has nested or unbalanced {{variables}} in its URL; they are kept as literal text`,
       pointer: `${requestPointer}/url`,
     });
   }
@@ -68,7 +70,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
     const reason = `method ${method} is not one of ${HTTP_METHODS.join(', ')}`;
     ctx.warn({
       code: 'method-skipped',
-      message: `${who} uses method ${method}; svc serves only ${HTTP_METHODS.join(', ')}, so it is skipped`,
+      message: `${who()} uses method ${method}; svc serves only ${HTTP_METHODS.join(', ')}, so it is skipped`,
       pointer: requestPointer,
       hint: 'Change the method in the collection if the API really accepts a standard one.',
     });
@@ -77,7 +79,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
   }
 
   const own = state.schemes.decide(request['auth'], (message) =>
-    ctx.warn({ code: 'postman-auth-invalid', message: `${who}: ${message}`, pointer: `${requestPointer}/auth` }),
+    ctx.warn({ code: 'postman-auth-invalid', message: `${who()}: ${message}`, pointer: `${requestPointer}/auth` }),
   );
   let auth = own.kind === 'inherit' ? place.auth : own;
 
@@ -110,7 +112,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
   if (body.kind === 'unknown-mode') {
     ctx.warn({
       code: 'postman-body-mode-unknown',
-      message: `${who} has a body of unknown mode ${JSON.stringify(body.mode)}; the endpoint is kept without a body`,
+      message: `${who()} has a body of unknown mode ${JSON.stringify(body.mode)}; the endpoint is kept without a body`,
       pointer: `${requestPointer}/body`,
       hint: 'Known modes: raw, urlencoded, formdata, file, graphql.',
     });
@@ -120,7 +122,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
     ? state.servers.serverFor(url.host, (variable) =>
         ctx.warn({
           code: 'postman-variable-undefined',
-          message: `${who}: the URL uses {{${variable}}}, which the collection's variable list does not define; the server variable has no default`,
+          message: `${who()}: the URL uses {{${variable}}}, which the collection's variable list does not define; the server variable has no default`,
           pointer: `${requestPointer}/url`,
           hint: `Add "${variable}" to the collection variables, or set the API's base URL in svc.yaml.`,
         }),
