@@ -156,7 +156,11 @@ export function renderText(reports: readonly CheckReport[]): string {
     if (r.warnings.length > 0) counts.push(plural(r.warnings.length, 'warning'));
     if (r.errors.length > 0) counts.push(plural(r.errors.length, 'error'));
     out.push(`  ${counts.join(', ')} (${r.ms} ms)`);
-    for (const s of r.skipped) out.push(`  skipped ${s.method} ${s.path}: ${s.reason} (${shown(r.file)}#${s.pointer})`);
+    // Importers usually also warn about a skipped operation at the same place: say it once.
+    const warned = new Set(r.warnings.map((w) => w.pointer));
+    for (const s of r.skipped) {
+      if (!warned.has(s.pointer)) out.push(`  skipped ${s.method} ${s.path}: ${s.reason} (${shown(r.file)}#${s.pointer})`);
+    }
     for (const d of [...r.errors, ...r.warnings]) {
       out.push(...formatDiagnostic({ ...d, file: shown(d.file) }).split('\n').map((line) => `  ${line}`));
     }
