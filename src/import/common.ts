@@ -132,8 +132,18 @@ function readParams(docs: DocumentSet, owner: Located<Obj>, ctx: FormatContext):
 function mergeParams(itemParams: readonly Located<Obj>[], opParams: readonly Located<Obj>[]): readonly Located<Obj>[] {
   if (itemParams.length === 0) return opParams;
   if (opParams.length === 0) return itemParams;
-  const own = new Set(opParams.map((p) => `${p.node.in as string}:${p.node.name as string}`));
-  return [...itemParams.filter((p) => !own.has(`${p.node.in as string}:${p.node.name as string}`)), ...opParams];
+  // An operation parameter with the same name+in replaces the path-level one in its place,
+  // so path-level parameters (usually the path's own) keep coming first.
+  const own = new Map(opParams.map((p) => [`${p.node.in as string}:${p.node.name as string}`, p]));
+  const merged: Located<Obj>[] = [];
+  for (const p of itemParams) {
+    const key = `${p.node.in as string}:${p.node.name as string}`;
+    const override = own.get(key);
+    merged.push(override ?? p);
+    own.delete(key);
+  }
+  for (const p of opParams) if (own.get(`${p.node.in as string}:${p.node.name as string}`) === p) merged.push(p);
+  return merged;
 }
 
 export function kindOf(v: unknown): string {

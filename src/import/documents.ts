@@ -149,11 +149,15 @@ export class DocumentSet {
     const digests = this.#digests;
     const failed = this.#failed;
     const rootFile = this.root;
+    const thrown: (ResolverError | ParserError)[] = [];
 
     const fail = (code: string, target: string, message: string, hint: string | undefined, err: ResolverError | ParserError): never => {
       const failure: RefFailure = hint === undefined ? { ok: false, code, message } : { ok: false, code, message, hint };
       failed.set(target, failure);
       Object.assign(err, { svcCode: code, svcHint: hint, svcTarget: target });
+      // With continueOnError the crawler swallows resolver errors (it only stamps `source` and `path`
+      // on them), so keep them here and report them after the crawl.
+      thrown.push(err);
       throw err;
     };
 
@@ -226,8 +230,9 @@ export class DocumentSet {
       } as never);
     } catch (err) {
       const errors: unknown[] = Array.isArray((err as { errors?: unknown }).errors) ? (err as { errors: unknown[] }).errors : [err];
-      for (const e of errors) problems.push(toProblem(e, rootFile));
+      for (const e of errors) if (!thrown.includes(e as ResolverError)) problems.push(toProblem(e, rootFile));
     }
+    for (const e of thrown) problems.push(toProblem(e, rootFile));
     return problems;
   }
 }

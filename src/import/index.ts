@@ -32,6 +32,7 @@ export async function importSpec(file: string, options: ImportOptions): Promise<
   const started = performance.now();
   const abs = path.resolve(file);
   const warnings: Diagnostic[] = [];
+  const warningAt = new Map<string, number>();
   let files: string[] = [];
   let format: SpecFormat | undefined;
   const fail = (error: Omit<Diagnostic, 'severity' | 'file'> & { file?: string }): ImportOutcome => ({
@@ -63,14 +64,24 @@ export async function importSpec(file: string, options: ImportOptions): Promise<
       spec: options.name,
       collection: options.collection,
       warn(d) {
-        warnings.push({
+        // The external-ref loader and the walker can both report one broken $ref at one place:
+        // keep one warning per (code, file, pointer), the later one, which says what was dropped.
+        const file = d.file ?? abs;
+        const key = d.pointer !== undefined ? `${d.code} ${file}#${d.pointer}` : undefined;
+        const previous = key !== undefined ? warningAt.get(key) : undefined;
+        const warning: Diagnostic = {
           severity: 'warning',
           code: d.code,
           message: d.message,
-          file: d.file ?? abs,
+          file,
           ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
           ...(d.hint !== undefined ? { hint: d.hint } : {}),
-        });
+        };
+        if (previous !== undefined) warnings[previous] = warning;
+        else {
+          if (key !== undefined) warningAt.set(key, warnings.length);
+          warnings.push(warning);
+        }
       },
     };
 
@@ -88,7 +99,10 @@ export async function importSpec(file: string, options: ImportOptions): Promise<
           allowRefsFrom: (options.allowRefsFrom ?? []).map((d) => path.resolve(d)),
           maxBytes: options.maxSpecBytes ?? DEFAULTS.maxSpecBytes,
         });
-        for (const p of problems) warnings.push({ severity: 'warning', ...p });
+        for (const p of problems) {
+          if (p.pointer !== undefined) warningAt.set(`${p.code} ${p.file}#${p.pointer}`, warnings.length);
+          warnings.push({ severity: 'warning', ...p });
+        }
         files = docs.files;
       }
       result = format === 'swagger-2.0' ? importSwagger(docs, ctx) : importOpenApi(docs, format, ctx);

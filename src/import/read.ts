@@ -75,7 +75,7 @@ function parseYaml(text: string): ParseResult {
   try {
     // `merge` keeps `<<:` keys working as many hand-written specs expect; duplicate keys are tolerated
     // (last wins, like most YAML readers) but reported.
-    const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false, strict: false });
+    const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: true, strict: false });
     const fatal = doc.errors[0];
     if (fatal) {
       const pos = fatal.linePos?.[0];
@@ -83,7 +83,7 @@ function parseYaml(text: string): ParseResult {
         ok: false,
         problem: {
           code: 'yaml-syntax',
-          message: `YAML syntax error: ${firstLine(fatal.message)}`,
+          message: `YAML syntax error: ${firstLine(fatal.message).replace(/ at line \d+, column \d+:?$/, '')}`,
           ...(pos ? { line: pos.line, column: pos.col } : {}),
           hint: 'Fix the YAML at that place (a validator or editor with YAML support shows it).',
         },
@@ -91,7 +91,7 @@ function parseYaml(text: string): ParseResult {
     }
     const warnings: ReadProblem[] = doc.warnings.map((w) => {
       const pos = w.linePos?.[0];
-      return { code: 'yaml-warning', message: firstLine(w.message), ...(pos ? { line: pos.line, column: pos.col } : {}) };
+      return { code: 'yaml-warning', message: firstLine(w.message).replace(/ at line \d+, column \d+:?$/, ''), ...(pos ? { line: pos.line, column: pos.col } : {}) };
     });
     const value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     return { ok: true, value, warnings };
