@@ -402,3 +402,38 @@ describe('postman corpus', { skip: skipCorpus }, () => {
     assert.deepEqual(first.security, [{ bearer: [] }]);
   });
 });
+
+// ---------------------------------------------------------------- through importSpec (file on disk)
+describe('postman through importSpec', () => {
+  test('a collection file with a UTF-8 BOM imports, and warnings carry file and pointer', async () => {
+    const { importSpec } = await import('../../src/import/index.ts');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'svc-postman-'));
+    try {
+      const file = join(dir, 'with bom.postman_collection.json');
+      const source = readFileSync(join(FIXTURES, 'postman-methods', 'collection.json'), 'utf8');
+      await writeFile(file, `\uFEFF${source}`);
+      const outcome = await importSpec(file, { name: 'bom', collection: 'main' });
+      assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.errors));
+      assert.equal(outcome.spec.format, 'postman-2.1');
+      assert.equal(outcome.spec.endpoints.length, 3);
+      assert.equal(outcome.spec.skipped.length, 6);
+      const copy = outcome.spec.warnings.find((w) => w.code === 'method-skipped' && w.pointer === '/item/1/item/0/request');
+      assert.equal(copy?.file, file);
+      assert.equal(copy?.severity, 'warning');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('corpus Postman rows import through importSpec with endpoints + skipped = MANIFEST count', { skip: skipCorpus }, async () => {
+    const { importSpec } = await import('../../src/import/index.ts');
+    for (const row of corpusRows()) {
+      const outcome = await importSpec(join(CORPUS, row.path), { name: 'corpus', collection: 'c' });
+      assert.ok(outcome.ok, `${row.path}: ${JSON.stringify(!outcome.ok && outcome.errors)}`);
+      assert.equal(outcome.spec.format, row.format, row.path);
+      assert.equal(outcome.spec.endpoints.length + outcome.spec.skipped.length, row.operations, row.path);
+    }
+  });
+});
