@@ -11,7 +11,7 @@ import { isRecord, text } from './shapes.ts';
 import { readCollectionVariables } from './variables.ts';
 
 /** Joins folder names into the tag of the requests inside (`Users/Admin`). */
-export const TAG_SEPARATOR = ' > ';
+export const TAG_SEPARATOR = '/';
 
 interface Frame {
   readonly items: readonly unknown[];
