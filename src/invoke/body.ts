@@ -108,7 +108,7 @@ function binaryFields(content: BodyContent, spec: ImportedSpec): Set<string> {
   const out = new Set<string>();
   if (content.schema === undefined) return out;
   try {
-    const schema = spec.schemas.resolve(content.schema, { maxDepth: 2 }) as { properties?: Record<string, Record<string, unknown>> };
+    const schema = spec.schemas.resolve(content.schema, { maxDepth: 5 }) as { properties?: Record<string, Record<string, unknown>> };
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
       const items = prop.items as Record<string, unknown> | undefined;
       if (prop.format === 'binary' || prop.type === 'file' || items?.format === 'binary') out.add(name);

@@ -33,7 +33,7 @@ function convert(node: unknown, legacy: boolean, request: boolean, depth: number
   if (node === null || typeof node !== 'object' || Array.isArray(node) || depth > 64) return {};
   const src = node as Record<string, unknown>;
   // Cycles and depth cuts from the resolver, and any `$ref` it could not follow: accept anything.
-  if ('$circular' in src || '$truncated' in src || typeof src.$ref === 'string') return {};
+  if ('$circular' in src || '$truncated' in src || '$unresolved' in src || typeof src.$ref === 'string') return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(src)) {
     if (DROP.has(key) || key.startsWith('x-')) continue;

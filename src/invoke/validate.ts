@@ -111,8 +111,13 @@ export function bindArguments(
   }
 
   const label = (p: Parameter): string => (all.some((o) => o !== p && o.name === p.name) ? qualified(p) : p.name);
+  // A Postman request carries its own values (`:id` = 7, `?verbose=true`): they are what the
+  // collection sends, so they stand in for required values the caller left out.
+  const postman = spec.format === 'postman-2.0' || spec.format === 'postman-2.1';
   for (const p of all) {
-    if (p.required && !bound.has(p)) problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
+    if (!p.required || bound.has(p)) continue;
+    if (postman && p.example !== undefined && p.example !== '') bound.set(p, p.example);
+    else problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
   }
   for (const [p, value] of bound) {
     const fn = validatorFor(p, p.schema, spec, false);
@@ -216,7 +221,7 @@ function expected(endpoint: Endpoint, spec: ImportedSpec): string {
 function shape(content: BodyContent, spec: ImportedSpec): string {
   if (content.schema === undefined) return '';
   try {
-    const s = toJsonSchema(spec.schemas.resolve(content.schema, { maxDepth: 2 }), { format: spec.format, request: true }) as Record<string, unknown>;
+    const s = toJsonSchema(spec.schemas.resolve(content.schema, { maxDepth: 5 }), { format: spec.format, request: true }) as Record<string, unknown>;
     const props = s.properties as Record<string, Record<string, unknown>> | undefined;
     if (props === undefined) return typeof s.type === 'string' ? ` ${s.type}` : '';
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
