@@ -222,6 +222,32 @@ describe('postman auth', () => {
     assert.deepEqual(byName(result, 'Query api key').parameters.map((p) => p.name), ['page']);
   });
 
+  test('credential-like parameters keep their name but never their example value', () => {
+    const { result } = run({
+      info: { name: 'secrets' },
+      variable: [{ key: 'sessionToken', value: 'tok-from-collection' }],
+      item: [
+        {
+          name: 'Leaky',
+          request: {
+            method: 'GET',
+            header: [{ key: 'X-Api-Key', value: 'k-123' }, { key: 'Accept', value: 'text/plain' }],
+            url: 'https://api.example.com/s/{{sessionToken}}?api_key=abc&page=2',
+          },
+        },
+      ],
+    });
+    const e = result.endpoints[0]!;
+    assert.deepEqual(e.parameters.map((p) => [p.in, p.name, p.example]), [
+      ['path', 'sessionToken', undefined],
+      ['query', 'api_key', undefined],
+      ['query', 'page', '2'],
+      ['header', 'X-Api-Key', undefined],
+      ['header', 'Accept', 'text/plain'],
+    ]);
+    assert.doesNotMatch(JSON.stringify(result), /k-123|abc|tok-from-collection/);
+  });
+
   test('an auth block without a type is reported at its pointer and the parent auth applies', () => {
     const { result, warnings } = runFixture('postman-auth-v21');
     assert.deepEqual(byName(result, 'Broken auth').security, []);

@@ -22,6 +22,7 @@ export class SecuritySchemes {
   readonly schemes: Record<string, SecurityScheme> = {};
   readonly #byShape = new Map<string, string>();
   readonly #cache = new WeakMap<object, AuthDecision>();
+  readonly #fromHeader = new Map<string, AuthDecision>();
 
   /** Reads one auth block; `problem` is called when it cannot be understood. */
   decide(auth: unknown, problem: (message: string) => void): AuthDecision {
@@ -56,8 +57,13 @@ export class SecuritySchemes {
     const match = /^(Bearer|Basic)\s/i.exec(value.trim());
     if (!match) return undefined;
     const scheme = (match[1] as string).toLowerCase();
-    const name = this.#register(scheme, { type: 'http', scheme });
-    return { kind: 'scheme', requirement: [{ [name]: [] }] };
+    let decision = this.#fromHeader.get(scheme);
+    if (!decision) {
+      const name = this.#register(scheme, { type: 'http', scheme });
+      decision = { kind: 'scheme', requirement: [{ [name]: [] }] };
+      this.#fromHeader.set(scheme, decision);
+    }
+    return decision;
   }
 
   /** Same type and same shape share a name; a different shape of the same type gets `type_2`, ... */

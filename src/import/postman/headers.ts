@@ -29,8 +29,3 @@ export function readHeaders(header: unknown): HeaderEntry[] {
   }
   return out;
 }
-
-/** Header names whose values are credentials: never carried over as examples. */
-export function isSensitiveHeader(name: string): boolean {
-  return /auth|token|secret|key|cookie|session|password|signature/i.test(name);
-}

@@ -5,7 +5,7 @@ import type { EndpointIds } from '../ids.ts';
 import type { FormatContext } from '../format.ts';
 import { authHeaderNames, authQueryNames, type AuthDecision, type SecuritySchemes } from './auth.ts';
 import { readBody } from './body.ts';
-import { isSensitiveHeader, readHeaders } from './headers.ts';
+import { readHeaders } from './headers.ts';
 import { readResponses } from './responses.ts';
 import type { Servers } from './servers.ts';
 import { descriptionOf, isRecord, text } from './shapes.ts';
@@ -105,7 +105,7 @@ export function importRequest(item: Record<string, unknown>, place: ItemPlace, s
     }
     if (authHeaders.has(lower) || seenHeaders.has(lower)) continue;
     seenHeaders.add(lower);
-    headerParameters.push(parameter(h.key, 'header', !h.disabled, h.description, isSensitiveHeader(h.key) ? undefined : h.value));
+    headerParameters.push(parameter(h.key, 'header', !h.disabled, h.description, h.value));
   }
 
   const body = readBody(request['body'], ctx.file, contentType);

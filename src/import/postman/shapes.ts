@@ -39,3 +39,8 @@ export function keyValues(value: unknown): Map<string, unknown> {
   }
   return out;
 }
+
+/** Parameter names whose values are credentials (`Authorization`, `api_key`, `X-Session-Token`): never kept as examples. */
+export function looksLikeCredential(name: string): boolean {
+  return /auth|token|secret|key|cookie|session|password|signature/i.test(name);
+}

@@ -6,7 +6,7 @@
 import type { Parameter } from '../../model/endpoint.ts';
 import { parseRawUrl } from './raw-url.ts';
 import { convertVariables, escapeBraces, type CollectionVariables } from './variables.ts';
-import { descriptionOf, isRecord, keyValues, text } from './shapes.ts';
+import { descriptionOf, isRecord, keyValues, looksLikeCredential, text } from './shapes.ts';
 
 export interface HostTemplate {
   /** Server URL with `{name}` placeholders: `https://api.x.com`, `{baseUrl}`, `http://localhost:4041`. */
@@ -108,6 +108,7 @@ export function readUrl(url: unknown, collectionVariables: CollectionVariables):
   return { path, ...(host ? { host } : {}), pathParameters, queryParameters, strayBraces: stray };
 }
 
+/** A Postman parameter: always a string; credential-like names lose their example value. */
 function parameter(
   name: string,
   location: 'path' | 'query' | 'header',
@@ -121,7 +122,8 @@ function parameter(
     required,
     type: 'string',
     ...(description !== undefined ? { description } : {}),
-    ...(example !== undefined && example !== '' ? { example } : {}),
+    // A collection's example value for `api_key` or `X-Session-Token` is somebody's credential.
+    ...(example !== undefined && example !== '' && !looksLikeCredential(name) ? { example } : {}),
   };
 }
 
