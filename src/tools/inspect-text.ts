@@ -66,8 +66,9 @@ function bodyLines(endpoint: Endpoint, spec: ImportedSpec): string[] {
 export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
   const lines = [`${endpoint.method} ${endpoint.path}`];
   if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
-  if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary}`);
-  if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description}`);
+  // The source's text unchanged, except trailing whitespace (YAML block scalars end in a newline).
+  if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary.trimEnd()}`);
+  if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description.trimEnd()}`);
   if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map((p) => parameterLine(p, spec)));
   else lines.push('Parameters: none');
   lines.push(...bodyLines(endpoint, spec));

@@ -58,13 +58,16 @@ export function enumLabel(values: unknown[]): string {
   return text;
 }
 
-/** The compact type label of a schema: `string`, `integer[]`, `open|closed`, `object|null`, `ref issue (circular)`. */
+/**
+ * The compact type label of a schema: `string`, `integer[]`, `open|closed`, `object|null`.
+ * A schema that would recurse (or is too deep to expand) is named, not expanded: `ref:FamilyMember`.
+ */
 export function typeLabel(raw: unknown): string {
   if (raw === false) return 'never';
   if (!isNode(raw)) return 'any';
-  if (raw['$circular'] !== undefined) return `ref ${refName(raw['$circular'])} (circular)`;
-  if (raw['$truncated'] !== undefined) return raw['$truncated'] === 'depth' || raw['$truncated'] === 'size limit' ? '(not expanded)' : `ref ${refName(raw['$truncated'])} (not expanded)`;
-  if (raw['$unresolved'] !== undefined) return `ref ${String(raw['$unresolved'])} (unresolvable)`;
+  if (raw['$circular'] !== undefined) return `ref:${refName(raw['$circular'])}`;
+  if (raw['$truncated'] !== undefined) return raw['$truncated'] === 'depth' || raw['$truncated'] === 'size limit' ? 'object' : `ref:${refName(raw['$truncated'])}`;
+  if (raw['$unresolved'] !== undefined) return `unresolvable ref ${String(raw['$unresolved'])}`;
   const node = merged(raw);
   const nullable = node['nullable'] === true;
   let label: string;
@@ -88,7 +91,7 @@ export function typeLabel(raw: unknown): string {
 function single(node: Node, type: string): string {
   if (type === 'array') {
     const item = typeLabel(node['items']);
-    return item.includes('|') || item.includes(' ') ? `(${item})[]` : `${item}[]`;
+    return item.includes('|') ? `(${item})[]` : `${item}[]`;
   }
   if (type === 'object') {
     const extra = node['additionalProperties'];
@@ -99,6 +102,13 @@ function single(node: Node, type: string): string {
   return typeof format === 'string' && type === 'string' && ['date-time', 'date', 'binary', 'byte', 'uri', 'email', 'uuid'].includes(format)
     ? `string(${format})`
     : type;
+}
+
+/** True when the value (or its array items) is a reference back into a schema being expanded. */
+function refersBack(value: unknown): boolean {
+  if (!isNode(value)) return false;
+  if (value['$circular'] !== undefined) return true;
+  return isNode(value['items']) && value['items']['$circular'] !== undefined;
 }
 
 /** The object whose properties a field list should show: itself, its array items, or its only object variant. */
@@ -134,6 +144,7 @@ export function fieldLines(schema: unknown, indent = '  '): string[] {
       }
       const flags = [typeLabel(value)];
       if (required.has(name)) flags.push('required');
+      if (refersBack(value)) flags.push('circular');
       if (isNode(value) && value['readOnly'] === true) continue; // not sent in requests
       if (isNode(value) && value['deprecated'] === true) flags.push('deprecated');
       const description = isNode(value) ? firstSentence(value['description'] as string | undefined, 80) : undefined;
