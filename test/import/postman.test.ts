@@ -463,3 +463,55 @@ describe('postman through importSpec', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------- any shape in any field
+describe('postman importer on arbitrary field values', () => {
+  test('never throws; every request item ends as an endpoint or a skip; every warning has a pointer', async () => {
+    const { default: fc } = await import('fast-check');
+    const value = fc.oneof(
+      fc.anything({ maxDepth: 2 }),
+      fc.string(),
+      fc.constantFrom('GET', 'post', 'POSTMAN', '', '{{baseUrl}}/a/:id?x=1', 'https://ü.example/🍪/{/}', '{{a{{b}}}}', ':', '?', '#'),
+    );
+    const request = fc.record(
+      {
+        method: value,
+        url: fc.oneof(value, fc.record({ raw: value, host: value, path: value, query: value, variable: value, port: value, protocol: value }, { requiredKeys: [] })),
+        header: value,
+        body: fc.oneof(value, fc.record({ mode: value, raw: value, urlencoded: value, formdata: value, graphql: value, options: value, disabled: value }, { requiredKeys: [] })),
+        auth: fc.oneof(value, fc.record({ type: value, bearer: value, apikey: value, oauth2: value, basic: value }, { requiredKeys: [] })),
+        description: value,
+      },
+      { requiredKeys: [] },
+    );
+    const item = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.record({ name: value, request: fc.oneof(request, value), response: value }, { requiredKeys: ['request'] }),
+        fc.record({ name: value, auth: value, item: fc.array(tie('node'), { maxLength: 4 }) }, { requiredKeys: ['item'] }),
+        value,
+      ),
+    })).node;
+    const countRequests = (items: unknown): number => {
+      if (!Array.isArray(items)) return 0;
+      let n = 0;
+      for (const it of items) {
+        if (typeof it !== 'object' || it === null || Array.isArray(it)) continue;
+        if ((it as Record<string, unknown>)['request'] !== undefined) n++;
+        n += countRequests((it as Record<string, unknown>)['item']);
+      }
+      return n;
+    };
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 6 }), value, value, (items, auth, variable) => {
+        const doc = { info: { name: 'fuzz' }, item: items, auth, variable };
+        const { result, warnings } = run(doc);
+        assert.equal(result.endpoints.length + result.skipped.length, countRequests(items));
+        for (const w of warnings) assert.match(w.pointer ?? '', /^\//);
+        assert.equal(new Set(result.endpoints.map((e) => e.id)).size, result.endpoints.length);
+        JSON.stringify(result);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
