@@ -13,19 +13,26 @@ export interface BaseUrl {
 // `{name}` (OpenAPI) and `{{name}}` (Postman) placeholders.
 const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}|\{([^{}]+)\}/g;
 
-const cache = new WeakMap<object, Map<string, BaseUrl>>();
+const cache = new WeakMap<object, WeakMap<object, BaseUrl>>();
 
+/** The base URL of one endpoint: its own servers (operation, path item) or else the document's. */
 export function resolveBaseUrl(endpoint: Endpoint, spec: ImportedSpec, settings: SpecSettings): BaseUrl {
-  const server: Server | undefined = endpoint.servers[0] ?? spec.servers[0];
-  // Cache per (servers array, settings): both are immutable for the life of a catalogue.
-  const owner = (endpoint.servers.length > 0 ? endpoint.servers : spec.servers) as object;
-  let perOwner = cache.get(owner);
-  if (perOwner === undefined) cache.set(owner, (perOwner = new Map()));
-  const cacheKey = `${settings.key}\u0000${settings.spec.baseUrl ?? ''}`;
-  const hit = perOwner.get(cacheKey);
+  return resolveServers(endpoint.servers.length > 0 ? endpoint.servers : spec.servers, spec, settings);
+}
+
+/** The spec's own base URL (document servers): its origin is the one requests may go to. */
+export function resolveSpecBaseUrl(spec: ImportedSpec, settings: SpecSettings): BaseUrl {
+  return resolveServers(spec.servers, spec, settings);
+}
+
+function resolveServers(servers: readonly Server[], spec: ImportedSpec, settings: SpecSettings): BaseUrl {
+  // Cache per (servers array, spec settings): both are immutable for the life of a catalogue.
+  let perOwner = cache.get(servers);
+  if (perOwner === undefined) cache.set(servers, (perOwner = new WeakMap()));
+  const hit = perOwner.get(settings.spec);
   if (hit !== undefined) return hit;
-  const result = computeBaseUrl(server, spec, settings);
-  perOwner.set(cacheKey, result);
+  const result = computeBaseUrl(servers[0], spec, settings);
+  perOwner.set(settings.spec, result);
   return result;
 }
 
@@ -43,7 +50,7 @@ function computeBaseUrl(server: Server | undefined, spec: ImportedSpec, settings
   const filled = source.replace(PLACEHOLDER, (_m, postman: string | undefined, openapi: string | undefined) => {
     const name = (postman ?? openapi ?? '').trim();
     const value = settings.spec.serverVariables[name] ?? variables[name]?.default;
-    if (value === undefined) {
+    if (value === undefined || value === '') {
       missing.push(name);
       return '';
     }

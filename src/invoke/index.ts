@@ -6,7 +6,7 @@ import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import type { ToolResult } from '../tools/types.ts';
 import { applyAuth, type AppliedAuth } from './auth.ts';
-import { resolveBaseUrl } from './base-url.ts';
+import { resolveBaseUrl, resolveSpecBaseUrl } from './base-url.ts';
 import { encodeBody, type EncodedBody } from './body.ts';
 import { InvokeError } from './errors.ts';
 import { TokenCache } from './oauth2.ts';
@@ -53,11 +53,14 @@ const USER_AGENT = 'svc (+MCP bridge)';
 /** One invoker per daemon: it caches OAuth2 tokens per spec. */
 export function createInvoker(config: Config): Invoker {
   const tokens = new TokenCache();
+  const settings = new Map<string, SpecSettings>();
   return {
     async invoke(endpoint, spec, args, ctx) {
       const secrets: string[] = [];
       try {
-        return await invoke(config, tokens, endpoint, spec, args, ctx, secrets);
+        let s = settings.get(spec.name);
+        if (s === undefined) settings.set(spec.name, (s = specSettings(config, spec.name)));
+        return await invoke(config, s, tokens, endpoint, spec, args, ctx, secrets);
       } catch (err) {
         return errorResult(err, secrets);
       }
@@ -85,6 +88,7 @@ function secretValue(ref: SecretRef | string, key: string): string {
 
 async function invoke(
   config: Config,
+  settings: SpecSettings,
   tokens: TokenCache,
   endpoint: Endpoint,
   spec: ImportedSpec,
@@ -92,7 +96,6 @@ async function invoke(
   ctx: InvokeContext,
   secrets: string[],
 ): Promise<InvokeResult> {
-  const settings = specSettings(config, spec.name);
   // A write the policy refuses is refused first: no argument fixing will help.
   const needsConfirm = checkWrite(endpoint, settings, ctx.confirm);
 
@@ -101,7 +104,14 @@ async function invoke(
   const params = serializeParams(endpoint.path, bound.params);
   const path = params.path.startsWith('/') || params.path === '' ? params.path : `/${params.path}`;
   const target = new URL(`${base.href}${path}${params.query !== '' ? `?${params.query}` : ''}`);
-  const allowed = allowedOrigins(base.origin, settings);
+  // Requests may go to the spec's own origin; an operation-level server elsewhere must be listed.
+  let specOrigin = base.origin;
+  try {
+    specOrigin = resolveSpecBaseUrl(spec, settings).origin;
+  } catch {
+    // The document's servers are unusable (relative, say) but this endpoint's are: trust those.
+  }
+  const allowed = allowedOrigins(specOrigin, settings);
   // The final URL is checked after serialization: nothing a value does may leave the origin.
   checkOrigin(target, allowed, settings);
   if (!target.pathname.startsWith(new URL(base.href).pathname)) {
