@@ -131,7 +131,7 @@ describe('origins and redirects', () => {
     const listed = await harness('petstore.yaml', 'pets', `${portLine()}\nallowedOrigins: ["http://localhost:${server.port}"]`);
     const ok = await listed.call('GET:/uploads/{name}', { params: { name: 'a.txt' } });
     assert.equal(ok.isError, undefined, ok.text);
-    assert.equal(server.requests.at(-1)!.url, '/files/a.txt');
+    assert.equal(server.requests.at(-1)!.url, '/files/uploads/a.txt');
   });
 
   test('svc.yaml baseUrl replaces the spec server, and its origin is the allowed one', async () => {
