@@ -66,8 +66,34 @@ export function chooseAuth(endpoint: Endpoint, spec: ImportedSpec, auths: readon
     if (picked.length === names.length) return { chosen: picked, unmet: [] };
   }
   if (anonymous) return { chosen: [], unmet: [] };
-  // No alternative can be met: still send auths not tied to a scheme, and say what is missing.
-  return { chosen: all.filter((c) => c.auth.scheme === undefined), unmet: Object.keys(security[0] ?? {}) };
+  // No alternative can be met: send nothing the spec did not ask for, and say what is missing.
+  return { chosen: [], unmet: Object.keys(security[0] ?? {}) };
+}
+
+/**
+ * Every secret svc.yaml gives this spec that is set in the environment, used by this call or not:
+ * an API may echo any of them (in a body, a Link header), and none may reach the LLM.
+ */
+export function configuredSecrets(settings: SpecSettings): string[] {
+  const out: string[] = [];
+  const add = (ref: SecretRef | string): void => {
+    if (typeof ref === 'string') return;
+    const v = process.env[ref.env];
+    if (v !== undefined && v !== '') out.push(v);
+  };
+  for (const auth of settings.spec.auth) {
+    if (auth.type === 'bearer') add(auth.token);
+    else if (auth.type === 'basic') {
+      add(auth.username);
+      add(auth.password);
+    } else if (auth.type === 'apiKey') add(auth.value);
+    else {
+      add(auth.clientId);
+      add(auth.clientSecret);
+    }
+  }
+  for (const ref of Object.values(settings.spec.headers)) add(ref);
+  return out;
 }
 
 function secret(ref: SecretRef | string, key: string, settings: SpecSettings): string {

@@ -5,7 +5,7 @@ import type { Config, SecretRef } from '../config/types.ts';
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import type { ToolResult } from '../tools/types.ts';
-import { applyAuth, type AppliedAuth } from './auth.ts';
+import { applyAuth, configuredSecrets, type AppliedAuth } from './auth.ts';
 import { resolveBaseUrl, resolveSpecBaseUrl } from './base-url.ts';
 import { encodeBody, type EncodedBody } from './body.ts';
 import { InvokeError } from './errors.ts';
@@ -60,6 +60,7 @@ export function createInvoker(config: Config): Invoker {
       try {
         let s = settings.get(spec.name);
         if (s === undefined) settings.set(spec.name, (s = specSettings(config, spec.name)));
+        secrets.push(...configuredSecrets(s));
         return await invoke(config, s, tokens, endpoint, spec, args, ctx, secrets);
       } catch (err) {
         return errorResult(err, secrets);
