@@ -31,9 +31,12 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
-  const loaded = ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile);
-  const config = applyServeFlags(loaded, ctx.options);
-  const daemon = await startServe({ config, log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
+  // `svc update` re-reads the config the same way it was first read (svc.yaml, or the FILE arguments).
+  const read = async (): Promise<Config> =>
+    applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
+  const config = await read();
+  const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
+  const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
   const stop = (): void => void daemon.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

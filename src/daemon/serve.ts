@@ -16,6 +16,8 @@ import { SvcError } from '../model/errors.ts';
 import { isLoopbackHost } from '../mcp/guard.ts';
 import { serveStdio, startHttp, MCP_PATH, SSE_PATH, type HttpHandle, type StdioHandle } from '../mcp/index.ts';
 import type { SessionContext } from '../mcp/server.ts';
+import { loadConfig } from '../config/load.ts';
+import { DaemonServices } from './services.ts';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -26,6 +28,12 @@ export interface ServeOptions {
   /** stdio mode only: the streams to speak MCP on (default the process's own). */
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** IPC socket path (`--socket`); else SVC_SOCKET, `socket:` in svc.yaml, or the per-config folder. */
+  readonly socket?: string;
+  /** Re-reads the config for `svc update` (default: loadConfig(config.file)). */
+  readonly reload?: () => Promise<Config>;
+  /** IPC, watching and updates (src/daemon/services.ts); default on. */
+  readonly services?: boolean;
 }
 
 export interface Daemon {
@@ -35,6 +43,8 @@ export interface Daemon {
   readonly ready: Promise<void>;
   /** The outcome of the last import of every configured spec, in config order. */
   outcomes(): readonly ImportOutcome[];
+  /** IPC socket, watcher, updates and metrics; absent when started with `services: false`. */
+  readonly services?: DaemonServices;
   /** HTTP mode: the base URL bound (`http://127.0.0.1:41237`). */
   readonly url?: string;
   /** Resolves when serving ended: stdin closed (stdio) or `close()` was called. */
@@ -109,6 +119,25 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
 
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
+  let session: SessionContext = { catalog, config, invoker };
+  // Before the import and the transport: a second daemon on the same socket stops here with a clear
+  // message, and the watcher is on before any spec file is read.
+  const services =
+    options.services === false
+      ? undefined
+      : await DaemonServices.start({
+          config,
+          catalog,
+          reload: options.reload ?? (() => loadConfig(config.file)),
+          context: () => session,
+          onConfigChanged: (next) => {
+            // Calls in flight keep the context they started with; the next call sees the new one.
+            session = { catalog, config: next, invoker: makeInvoker(next) };
+          },
+          ...(options.socket !== undefined ? { socket: options.socket } : {}),
+          ...(options.env !== undefined ? { env: options.env } : {}),
+          log,
+        });
   let outcomes: readonly ImportOutcome[] = [];
   const started = performance.now();
   const ready = importConfigured(config).then(
@@ -116,52 +145,75 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
       reportOutcomes(result, log, performance.now() - started);
+      void services?.seed(config, result);
     },
     (error: unknown) => log(`import failed: ${error instanceof Error ? error.message : String(error)}`),
   );
-  const session: SessionContext = { catalog, config, invoker };
   const context = async (): Promise<SessionContext> => {
     await ready;
     return session;
   };
 
-  let handle: StdioHandle | HttpHandle;
+  let handle: StdioHandle | HttpHandle | undefined;
   let url: string | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  if (config.serve.transport === 'stdio') {
-    const stdio = await serveStdio({ context, ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
-    void stdio.closed.then(resolveClosed);
-    handle = stdio;
-    log('serving MCP on stdio');
-  } else {
-    const http = await startHttp({
-      context,
-      host: config.serve.host,
-      port: config.serve.port,
-      ...(token !== undefined ? { token } : {}),
-      allowedOrigins: config.serve.allowedOrigins,
-      maxBodyBytes: config.serve.maxBodyBytes,
-      log,
-    });
-    handle = http;
-    url = http.url;
-    log(`serving MCP on ${http.url}${MCP_PATH} (Streamable HTTP) and ${http.url}${SSE_PATH} (legacy SSE)${token ? ', bearer token required' : ''}`);
-  }
-
   let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      // Shutdown order: stop watching, close MCP sessions, close IPC (removes the socket).
+      await services?.stopWatching();
+      await handle?.close();
+      await services?.close();
+      resolveClosed();
+    })());
+  const hooks = services
+    ? {
+        toolCall: (tool: string, ms: number, ok: boolean) => services.metrics.toolCall(tool, ms, ok),
+        sessionOpened: () => services.metrics.sessionOpened(),
+        sessionClosed: () => services.metrics.sessionClosed(),
+        onCatalogChanged: services.events.onCatalogChanged.bind(services.events),
+      }
+    : undefined;
+  try {
+    if (config.serve.transport === 'stdio') {
+      const stdio = await serveStdio({ context, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
+      // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
+      void stdio.closed.then(() => close());
+      handle = stdio;
+      services?.setTransport({ transport: 'stdio' });
+      log('serving MCP on stdio');
+    } else {
+      const http = await startHttp({
+        context,
+        ...(hooks ? { hooks } : {}),
+        host: config.serve.host,
+        port: config.serve.port,
+        ...(token !== undefined ? { token } : {}),
+        allowedOrigins: config.serve.allowedOrigins,
+        maxBodyBytes: config.serve.maxBodyBytes,
+        log,
+      });
+      handle = http;
+      url = http.url;
+      services?.setTransport({ transport: 'sse', url: `${http.url}${MCP_PATH}`, sessions: () => http.sessionCount() });
+      log(`serving MCP on ${http.url}${MCP_PATH} (Streamable HTTP) and ${http.url}${SSE_PATH} (legacy SSE)${token ? ', bearer token required' : ''}`);
+    }
+  } catch (error) {
+    await services?.close();
+    throw error;
+  }
+  if (services) log(`control socket ${services.socketPath} (svc update, svc status)`);
+
   const daemon: Daemon = {
     config,
     catalog,
     ready,
     outcomes: () => outcomes,
     closed,
-    close: () =>
-      (closing ??= (async () => {
-        await handle.close();
-        resolveClosed();
-      })()),
+    close,
     ...(url !== undefined ? { url } : {}),
+    ...(services ? { services } : {}),
   };
   return daemon;
 }

@@ -87,10 +87,12 @@ export class Updater {
    * Runs an update after any update already running. `config` skips the reload (the first load,
    * when `svc serve` has just read it).
    */
-  update(options: { onProgress?: (p: UpdateProgress) => void; config?: Config } = {}): Promise<UpdateOutcome> {
+  update(options: { onProgress?: (p: UpdateProgress) => void; config?: Config; onStart?: () => void } = {}): Promise<UpdateOutcome> {
     const run = this.#chain.then(async () => {
       this.#running = true;
       try {
+        // From here on files are read: changes seen before this are about to be applied.
+        options.onStart?.();
         return await this.#run(options.onProgress, options.config);
       } finally {
         this.#running = false;
@@ -194,6 +196,23 @@ export class Updater {
     };
     this.#last = result;
     return { result, specsAddedOrRemoved };
+  }
+
+  /**
+   * Takes over the specs `svc serve` imported at start (already in the catalogue), so the first
+   * `svc update` re-imports only what changed since. Primes the digest cache in the background.
+   */
+  seed(config: Config, outcomes: readonly ImportOutcome[]): Promise<void> {
+    const byName = new Map(outcomes.map((o) => [o.ok ? o.spec.name : o.name, o]));
+    this.#states = config.specs.map((sc): SpecState => {
+      const o = byName.get(sc.name);
+      const importKey = importKeyOf(sc, config);
+      if (o?.ok) return { config: sc, serving: o.spec, files: o.spec.files, importKey };
+      const failure = { errors: o?.errors ?? [], warnings: o?.warnings ?? [], at: Date.now() };
+      return { config: sc, failure, files: o && o.files.length > 0 ? o.files : [sc.path], importKey };
+    });
+    this.#config = config;
+    return Promise.all(this.#states.map((s) => (s.serving ? this.#digests.specHash(s.serving.files) : undefined))).then(() => {});
   }
 
   /** A spec needs an import unless its last import worked and no file it read has changed. */

@@ -49,7 +49,7 @@ export class SpecWatcher {
     this.#watcher.on('change', changed);
     this.#watcher.on('add', changed);
     this.#watcher.on('unlink', changed);
-    this.#watcher.on('error', (error) => this.#log(`svc: watcher: ${error instanceof Error ? error.message : String(error)}`));
+    this.#watcher.on('error', (error) => this.#log(`watcher: ${error instanceof Error ? error.message : String(error)}`));
     if (this.#configFile) this.#watcher.add(this.#configFile);
   }
 
@@ -71,7 +71,7 @@ export class SpecWatcher {
 
   #record(path: string): void {
     if (path === this.#configFile) {
-      if (!this.#configPending) this.#log(`svc: ${path} changed; run \`svc update\` to apply it`);
+      if (!this.#configPending) this.#log(`${path} changed; run \`svc update\` to apply it`);
       this.#configPending = true;
       this.#onChange?.(path, []);
       return;
@@ -86,7 +86,7 @@ export class SpecWatcher {
     }
     // Once per spec until the next update: an editor saving every few seconds must not flood stderr.
     if (fresh.length > 0) {
-      this.#log(`svc: ${path} changed (spec ${fresh.join(', ')}); still serving the version loaded before, run \`svc update\` to apply it`);
+      this.#log(`${path} changed (spec ${fresh.join(', ')}); still serving the version loaded before, run \`svc update\` to apply it`);
     }
     this.#onChange?.(path, specs);
   }

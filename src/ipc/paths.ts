@@ -65,11 +65,15 @@ function uid(): string {
   return typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
 }
 
-/** The socket one daemon (this process, by default) listens on. */
-export function daemonSocketPath(target: SocketTarget, pid: number = process.pid): string {
+/**
+ * The socket one daemon (this process, by default) listens on. `instance` tells apart several
+ * daemons in one process (in-process tests): the first is `<pid>.sock`, then `<pid>-2.sock` ...
+ */
+export function daemonSocketPath(target: SocketTarget, pid: number = process.pid, instance = 1): string {
   if (target.kind === 'explicit') return target.path;
-  if (target.dir.startsWith('\\\\')) return `${target.dir}${pid}`;
-  return join(target.dir, `${pid}.sock`);
+  const name = instance > 1 ? `${pid}-${instance}` : `${pid}`;
+  if (target.dir.startsWith('\\\\')) return `${target.dir}${name}`;
+  return join(target.dir, `${name}.sock`);
 }
 
 /**
@@ -138,7 +142,7 @@ export function listSockets(target: SocketTarget): string[] {
   }
   try {
     return readdirSync(target.dir)
-      .filter((name) => /^\d+\.sock$/.test(name))
+      .filter((name) => /^\d+(-\d+)?\.sock$/.test(name))
       .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((name) => join(target.dir, name));
   } catch {

@@ -54,6 +54,9 @@ export class DaemonRunningError extends SvcError {
   }
 }
 
+/** Sockets this process listens on, so a second daemon in the same process picks another name. */
+const OWN_PATHS = new Set<string>();
+
 export class IpcServer {
   readonly path: string;
   readonly #server: Server;
@@ -69,7 +72,20 @@ export class IpcServer {
 
   /** Claims the socket path (cleaning a stale one), listens, and makes the socket private. */
   static async listen(options: IpcServerOptions): Promise<IpcServer> {
-    const path = daemonSocketPath(options.target);
+    let instance = 1;
+    while (options.target.kind === 'dir' && OWN_PATHS.has(daemonSocketPath(options.target, process.pid, instance))) instance++;
+    const path = daemonSocketPath(options.target, process.pid, instance);
+    // Reserved at once: two daemons starting together in one process must not pick the same name.
+    OWN_PATHS.add(path);
+    try {
+      return await IpcServer.#listenOn(path, options);
+    } catch (error) {
+      OWN_PATHS.delete(path);
+      throw error;
+    }
+  }
+
+  static async #listenOn(path: string, options: IpcServerOptions): Promise<IpcServer> {
     checkSocketPath(path, options.target);
     preparePrivateSocketDir(options.target, path);
     await claimPath(path);
@@ -102,7 +118,7 @@ export class IpcServer {
       }
     });
     if (!path.startsWith('\\\\')) chmodSync(path, 0o600);
-    server.on('error', (error) => log(`svc: ipc: ${error.message}`));
+    server.on('error', (error) => log(`ipc: ${error.message}`));
     return ipc;
   }
 
@@ -188,7 +204,7 @@ export class IpcServer {
       if (error instanceof SvcError) {
         fail(replyId, { code: error.code, message: error.message, ...(error.hint !== undefined ? { hint: error.hint } : {}) });
       } else {
-        log(`svc: ipc: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        log(`ipc: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         fail(replyId, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
       }
     }
@@ -223,6 +239,7 @@ export class IpcServer {
     for (const socket of this.#sockets) socket.destroy();
     await closed;
     removeSocketFile(this.path);
+    OWN_PATHS.delete(this.path);
   }
 }
 

@@ -10,10 +10,31 @@ import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts'
 /** What a session needs from the daemon: the shared catalogue, config and invoker, once loaded. */
 export type SessionContext = Pick<ToolContext, 'catalog' | 'config' | 'invoker'>;
 
+/** A catalogue change after `svc update`, as src/daemon (events.ts) reports it. */
+export interface CatalogChangeNotice {
+  readonly message: string;
+  readonly endpointsChanged: boolean;
+  readonly specsChanged: boolean;
+}
+
+/**
+ * What the daemon (src/daemon: Metrics, CatalogEvents) listens for and tells sessions, typed
+ * structurally so neither side imports the other.
+ */
+export interface McpHooks {
+  /** One tool call finished; `ok` false when it returned isError. */
+  toolCall?(tool: string, ms: number, ok: boolean): void;
+  sessionOpened?(): void;
+  sessionClosed?(): void;
+  /** Subscribe to catalogue changes; returns the unsubscribe function. */
+  onCatalogChanged?(listener: (change: CatalogChangeNotice) => void): () => void;
+}
+
 export interface McpServerOptions {
   /** Resolves once the catalogue is loaded; tools/list answers before that, tool calls wait. */
   readonly context: () => Promise<SessionContext> | SessionContext;
   readonly tools?: readonly ToolDefinition[];
+  readonly hooks?: McpHooks;
 }
 
 export const SERVER_NAME = 'svc';
@@ -44,7 +65,9 @@ const CONFIRM_SCHEMA = {
 
 /** A fresh McpServer with every tool registered. Call once per connection/session. */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
+  const hooks = options.hooks ?? {};
+  watchSession(server, hooks);
 
   // MCP elicitation, when the connected client declared it can show a form; otherwise no confirm,
   // and invoke applies its policy for writes that need one.
@@ -67,9 +90,40 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const base = await options.context();
         const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
         const ctx: ToolContext = { ...base, signal: extra.signal, ...(canAsk ? { confirm } : {}) };
-        return toCallToolResult(await runTool(tool, args, ctx));
+        const started = performance.now();
+        const result = await runTool(tool, args, ctx);
+        hooks.toolCall?.(tool.name, performance.now() - started, !result.isError);
+        return toCallToolResult(result);
       },
     );
   }
   return server;
+}
+
+/**
+ * Session counting and catalogue-change notices for one session. After `svc update` changed
+ * something, the client gets a notifications/message log line. No list_changed is sent: the
+ * tool list (names, descriptions, schemas) does not depend on the catalogue, and this server
+ * lists no resources or prompts; what changed is reached through the tools themselves.
+ */
+function watchSession(server: McpServer, hooks: McpHooks): void {
+  let open = false;
+  let unsubscribe: (() => void) | undefined;
+  server.server.oninitialized = () => {
+    if (open) return;
+    open = true;
+    hooks.sessionOpened?.();
+    unsubscribe = hooks.onCatalogChanged?.((change) => {
+      if (!server.isConnected()) return;
+      void server.sendLoggingMessage({ level: 'info', logger: 'svc', data: change.message }).catch(() => {});
+    });
+  };
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    unsubscribe?.();
+    unsubscribe = undefined;
+    if (open) hooks.sessionClosed?.();
+    open = false;
+  };
 }

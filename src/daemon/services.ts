@@ -1,0 +1,194 @@
+// The daemon's control side, beside MCP: the IPC socket (`svc update`, `svc status` and the
+// read-only mirrors), the report-only watcher, updates, metrics and catalogue-change events.
+// serve.ts starts this before the MCP transport (so a second daemon on the same socket stops
+// with a clear message before touching stdio or a port) and hands over the first import.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Catalog } from '../catalog/index.ts';
+import type { Config } from '../config/types.ts';
+import type { ImportOutcome } from '../model/index.ts';
+import { SvcError } from '../model/errors.ts';
+import { importSpec } from '../import/index.ts';
+import { runTool, toolByName } from '../tools/index.ts';
+import type { ToolContext } from '../tools/types.ts';
+import { updateSummary } from '../ipc/format.ts';
+import { IpcServer, type Handler } from '../ipc/server.ts';
+import { socketTarget } from '../ipc/paths.ts';
+import { PROTOCOL_VERSION, type PingResult, type StatusResult, type ToolMirrorResult, type UpdateProgress, type UpdateResult } from '../ipc/protocol.ts';
+import { CatalogEvents } from './events.ts';
+import { Metrics } from './metrics.ts';
+import { buildStatus } from './status.ts';
+import { Updater } from './update.ts';
+import { SpecWatcher } from './watcher.ts';
+
+export const SVC_VERSION: string = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+export interface DaemonServicesOptions {
+  readonly config: Config;
+  readonly catalog: Catalog;
+  /** Re-reads the config for `svc update` (svc.yaml, or the FILE arguments serve was given). */
+  readonly reload: () => Promise<Config>;
+  /** The tool context sessions use now (config and invoker swap when an update changes the config). */
+  readonly context: () => Pick<ToolContext, 'catalog' | 'config' | 'invoker'>;
+  /** Called after an update changed the config: serve swaps the sessions' config and invoker. */
+  readonly onConfigChanged?: (config: Config) => void;
+  /** `--socket`; else SVC_SOCKET, `socket:` in svc.yaml, or the per-config folder. */
+  readonly socket?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly log: (line: string) => void;
+  /** Turn the watcher off (tests of updates alone). */
+  readonly watch?: boolean;
+}
+
+export interface TransportInfo {
+  readonly transport: string;
+  readonly url?: string;
+  /** Open MCP sessions, when the transport counts them better than the metrics hook. */
+  readonly sessions?: () => number;
+}
+
+export class DaemonServices {
+  readonly metrics = new Metrics();
+  readonly events = new CatalogEvents();
+  readonly updater: Updater;
+  readonly startedAt = Date.now();
+  readonly #options: DaemonServicesOptions;
+  readonly #watcher: SpecWatcher | undefined;
+  #ipc: IpcServer | undefined;
+  #transport: TransportInfo = { transport: 'starting' };
+  #seeded: Promise<void>;
+  #resolveSeeded!: () => void;
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: DaemonServicesOptions) {
+    this.#options = options;
+    this.updater = new Updater({ catalog: options.catalog, reload: options.reload, importSpec });
+    this.#seeded = new Promise((resolve) => (this.#resolveSeeded = resolve));
+    this.#watcher = options.watch === false ? undefined : new SpecWatcher({ configFile: options.config.file, log: options.log });
+  }
+
+  /** Claims the IPC socket (throws DaemonRunningError when a live daemon holds it) and starts watching. */
+  static async start(options: DaemonServicesOptions): Promise<DaemonServices> {
+    const services = new DaemonServices(options);
+    const target = socketTarget({
+      configFile: options.config.file,
+      ...(options.socket !== undefined ? { socket: options.socket } : {}),
+      ...(options.config.socket !== undefined ? { configSocket: options.config.socket } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+    try {
+      services.#ipc = await IpcServer.listen({ target, handlers: services.#handlers(), log: options.log });
+    } catch (error) {
+      await services.#watcher?.close();
+      throw error;
+    }
+    // Before the first import reads a file, so no change slips between import and watch.
+    services.#watcher?.setFiles(new Map(options.config.specs.map((s) => [s.path, [s.name]])));
+    return services;
+  }
+
+  get socketPath(): string {
+    return this.#ipc?.path ?? '';
+  }
+
+  setTransport(info: TransportInfo): void {
+    this.#transport = info;
+  }
+
+  /** The first import, done by serve: take it over so updates compare against it. */
+  async seed(config: Config, outcomes: readonly ImportOutcome[]): Promise<void> {
+    const primed = this.updater.seed(config, outcomes);
+    this.#watcher?.setFiles(this.updater.watchedFiles());
+    this.#resolveSeeded();
+    await primed;
+  }
+
+  /** Runs `svc update`: serialized, never failing a tool call; tells listeners what changed. */
+  async update(onProgress?: (p: UpdateProgress) => void): Promise<UpdateResult> {
+    await this.#seeded;
+    const before = this.updater.config;
+    const { result, specsAddedOrRemoved } = await this.updater.update({
+      ...(onProgress ? { onProgress } : {}),
+      onStart: () => this.#watcher?.clearPending(),
+    });
+    this.#watcher?.setFiles(this.updater.watchedFiles());
+    const after = this.updater.config;
+    if (after && after !== before && JSON.stringify(after) !== JSON.stringify(before)) this.#options.onConfigChanged?.(after);
+    const summary = updateSummary(result);
+    this.#options.log(summary);
+    const endpointsChanged = result.specs.some((s) => s.added.count + s.removed.count + s.changed.count > 0);
+    if (endpointsChanged || specsAddedOrRemoved) {
+      this.events.emit({ message: summary, generation: result.generation, endpointsChanged, specsChanged: specsAddedOrRemoved });
+    }
+    return result;
+  }
+
+  async status(): Promise<StatusResult> {
+    await this.#seeded;
+    const pending = this.#watcher?.pending() ?? { specs: new Map<string, readonly string[]>(), config: false };
+    return buildStatus({
+      pid: process.pid,
+      version: SVC_VERSION,
+      startedAt: this.startedAt,
+      transport: this.#transport.transport,
+      ...(this.#transport.url !== undefined ? { url: this.#transport.url } : {}),
+      socket: this.socketPath,
+      config: this.#options.config.file,
+      states: this.updater.states,
+      pending,
+      sessions: this.#transport.sessions?.() ?? this.metrics.sessions,
+      metrics: this.metrics,
+      ...(this.updater.lastResult ? { lastUpdate: this.updater.lastResult } : {}),
+    });
+  }
+
+  #handlers(): Record<string, Handler> {
+    return {
+      ping: (): PingResult => ({ pid: process.pid, version: SVC_VERSION, protocol: PROTOCOL_VERSION, config: this.#options.config.file }),
+      status: () => this.status(),
+      update: (_params, ctx) => this.update((p) => ctx.progress(p)),
+      search: (params) => this.#mirror('search', params),
+      inspect: (params) => this.#mirror('inspect', params),
+      list: (params) => {
+        const { tag, collection, spec, ...rest } = params;
+        if (typeof tag === 'string' && tag) return this.#mirror('endpoint_by_tag', { tag, ...(spec !== undefined ? { spec } : {}), ...rest });
+        if (typeof collection === 'string' && collection) return this.#mirror('endpoint_by_collection', { collection, ...rest });
+        return this.#mirror('endpoint_by_spec', { ...(spec !== undefined ? { spec } : {}), ...rest });
+      },
+    };
+  }
+
+  /** The same handler an MCP client would reach, with the same input checks. */
+  async #mirror(toolName: string, params: Record<string, unknown>): Promise<ToolMirrorResult> {
+    await this.#seeded;
+    const tool = toolByName(toolName);
+    if (!tool) throw new SvcError('unknown-tool', `no tool ${toolName} in this build`);
+    const parsed = z.strictObject(tool.inputShape).safeParse(params);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new SvcError('bad-params', `${toolName}: ${issue ? `${issue.path.join('.') || 'input'}: ${issue.message}` : 'bad input'}`);
+    }
+    const result = await runTool(tool, parsed.data as Record<string, unknown>, this.#options.context());
+    return { text: result.text, ...(result.structured ? { structured: result.structured } : {}), ...(result.isError ? { isError: true } : {}) };
+  }
+
+  /** First step of shutdown: no more change reports. */
+  stopWatching(): Promise<void> {
+    return this.#watcher?.close() ?? Promise.resolve();
+  }
+
+  /** Stops the watcher, then the IPC server (removing the socket). MCP sessions are serve's to close in between. */
+  close(): Promise<void> {
+    return (this.#closing ??= (async () => {
+      await this.stopWatching();
+      await this.#ipc?.close();
+    })());
+  }
+}

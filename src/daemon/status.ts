@@ -1,0 +1,75 @@
+// `svc status` data for one daemon, from its update states, pending changes and metrics.
+import type { LatencySummary, SpecStatus, StatusResult, UpdateResult } from '../ipc/protocol.ts';
+import { PROTOCOL_VERSION } from '../ipc/protocol.ts';
+import type { Metrics } from './metrics.ts';
+import { diagnosticView, type SpecState } from './update.ts';
+import type { PendingChanges } from './watcher.ts';
+
+export interface StatusInput {
+  readonly pid: number;
+  readonly version: string;
+  readonly startedAt: number;
+  readonly transport: string;
+  readonly url?: string;
+  readonly socket: string;
+  readonly config: string;
+  readonly states: readonly SpecState[];
+  readonly pending: PendingChanges;
+  readonly sessions: number;
+  readonly metrics: Metrics;
+  readonly lastUpdate?: UpdateResult;
+}
+
+export function buildStatus(input: StatusInput): StatusResult {
+  const specs: SpecStatus[] = input.states.map((s) => {
+    const spec = s.serving;
+    const pending = input.pending.specs.get(s.config.name) ?? [];
+    return {
+      name: s.config.name,
+      file: s.config.path,
+      ...(spec?.format !== undefined ? { format: spec.format } : {}),
+      ...(spec?.formatVersion !== undefined ? { formatVersion: spec.formatVersion } : {}),
+      ...(spec?.version !== undefined ? { version: spec.version } : {}),
+      ...(spec?.title !== undefined ? { title: spec.title } : {}),
+      collection: s.config.collection,
+      endpoints: spec?.endpoints.length ?? 0,
+      deprecated: spec ? countDeprecated(spec.endpoints) : 0,
+      ...(spec ? { indexedAt: spec.importedAt } : {}),
+      state: s.failure ? 'failed' : pending.length > 0 ? 'pending' : 'ok',
+      errors: (s.failure?.errors ?? []).map(diagnosticView),
+      pending,
+    };
+  });
+  const memory = process.memoryUsage();
+  const toolCalls: LatencySummary & { byTool: Record<string, LatencySummary> } = input.metrics.toolCalls();
+  return {
+    protocol: PROTOCOL_VERSION,
+    pid: input.pid,
+    version: input.version,
+    startedAt: input.startedAt,
+    uptimeMs: Date.now() - input.startedAt,
+    transport: input.transport,
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    socket: input.socket,
+    config: input.config,
+    specs,
+    totals: {
+      specs: specs.length,
+      endpoints: specs.reduce((n, s) => n + s.endpoints, 0),
+      deprecated: specs.reduce((n, s) => n + s.deprecated, 0),
+      failed: specs.filter((s) => s.state === 'failed').length,
+      pending: specs.filter((s) => s.pending.length > 0).length,
+    },
+    memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal },
+    sessions: input.sessions,
+    toolCalls,
+    ...(input.lastUpdate ? { lastUpdate: input.lastUpdate } : {}),
+    pendingConfig: input.pending.config,
+  };
+}
+
+function countDeprecated(endpoints: readonly { deprecated: boolean }[]): number {
+  let n = 0;
+  for (const e of endpoints) if (e.deprecated) n++;
+  return n;
+}
