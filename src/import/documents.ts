@@ -53,6 +53,7 @@ export class DocumentSet {
   readonly #docs = new Map<string, unknown>();
   readonly #digests = new Map<string, string>();
   readonly #failed = new Map<string, RefFailure>();
+  readonly #lookups = new Map<string, Map<string, RefTarget | RefFailure>>();
 
   constructor(root: string, doc: unknown, bytes: Buffer) {
     this.root = root;
@@ -77,8 +78,22 @@ export class DocumentSet {
     return this.#docs.get(file);
   }
 
-  /** Looks up one `$ref` string written in `fromFile`. Never throws. */
+  /** Looks up one `$ref` string written in `fromFile`. Never throws. Results are memoized: big specs repeat refs a lot. */
   lookup(ref: string, fromFile: string): RefTarget | RefFailure {
+    let perFile = this.#lookups.get(fromFile);
+    if (!perFile) {
+      perFile = new Map();
+      this.#lookups.set(fromFile, perFile);
+    }
+    let found = perFile.get(ref);
+    if (!found) {
+      found = this.#lookup(ref, fromFile);
+      perFile.set(ref, found);
+    }
+    return found;
+  }
+
+  #lookup(ref: string, fromFile: string): RefTarget | RefFailure {
     const hashAt = ref.indexOf('#');
     const filePart = hashAt === -1 ? ref : ref.slice(0, hashAt);
     const fragment = hashAt === -1 ? '' : ref.slice(hashAt + 1);
@@ -214,6 +229,7 @@ export class DocumentSet {
       },
     };
 
+    this.#lookups.clear();
     const refParser = new $RefParser();
     const problems: LoadProblem[] = [];
     try {

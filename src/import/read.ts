@@ -142,9 +142,10 @@ function firstLine(s: string): string {
 }
 
 /**
- * Cheap text scan: does the document contain any `$ref` whose value does not start with `#`?
+ * Cheap text scan: does the document contain any `$ref` whose value is a string not starting with `#`?
  * False positives (a `$ref` mentioned in prose) only cost an external-ref crawl; single-file specs
- * with local refs only never pay for one.
+ * with local refs only never pay for one. A `$ref` whose value is an object (a schema property
+ * named `$ref`, as in Kubernetes' JSONSchemaProps) is not a reference.
  */
 export function hasExternalRefs(text: string): boolean {
   for (let i = text.indexOf('$ref'); i !== -1; i = text.indexOf('$ref', i + 4)) {
@@ -154,8 +155,16 @@ export function hasExternalRefs(text: string): boolean {
     if (text[j] !== ':') continue;
     j++;
     while (text[j] === ' ' || text[j] === '\t' || text[j] === '\r' || text[j] === '\n') j++;
-    if (text[j] === '"' || text[j] === "'") j++;
-    if (text[j] !== '#') return true;
+    const c = text[j];
+    if (c === '"' || c === "'") {
+      if (text[j + 1] !== '#') return true;
+      continue;
+    }
+    if (c === undefined || c === '{' || c === '[' || c === '#' || c === '-') continue;
+    // A plain YAML scalar: a reference, unless it is the key of a nested mapping (`$ref:\n  type: x`).
+    let k = j;
+    while (k < text.length && text[k] !== '\n' && text[k] !== ' ' && text[k] !== '\r') k++;
+    if (text[k - 1] !== ':') return true;
   }
   return false;
 }

@@ -1,0 +1,150 @@
+// Import speed and retained memory on the largest real descriptions, beside the bare parse of
+// the same file: GitHub's REST description (fetched from npm into .cache/ on first run), Stripe's
+// YAML, Kubernetes (Swagger 2.0) and Jira platform from the corpus (../shared/specs).
+// Stages are a list so later stages (e.g. catalogue indexing) can be added as one more entry.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { importSpec } from '../src/import/index.ts';
+import type { ImportOutcome } from '../src/model/index.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = path.resolve(REPO, '../shared/specs');
+const CACHE = path.join(REPO, '.cache', 'octokit-openapi');
+/** Pinned so figures stay comparable between runs. */
+const OCTOKIT_OPENAPI = '23.0.2';
+const GITHUB_FILE = path.join(CACHE, OCTOKIT_OPENAPI, 'package', 'generated', 'api.github.com.json');
+
+interface Subject {
+  readonly name: string;
+  readonly file: string;
+}
+
+/** One measured stage: returns something to keep alive while memory is measured. */
+interface Stage {
+  readonly name: string;
+  readonly run: (file: string) => Promise<unknown>;
+}
+
+/** The baseline: read the file and parse it, nothing else. */
+const parseStage: Stage = {
+  name: 'read + parse',
+  run: async (file) => {
+    const text = readFileSync(file, 'utf8');
+    return /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  },
+};
+
+const importStage: Stage = {
+  name: 'importSpec',
+  run: async (file) => {
+    const outcome: ImportOutcome = await importSpec(file, { name: 'bench', collection: 'bench' });
+    if (!outcome.ok) throw new Error(`${file}: ${outcome.errors[0]?.message}`);
+    return outcome;
+  },
+};
+
+/** Stages measured for every subject; the first is the baseline ratios are taken against. */
+export const STAGES: Stage[] = [parseStage, importStage];
+
+function githubDescription(): string | undefined {
+  if (existsSync(GITHUB_FILE)) return GITHUB_FILE;
+  const dir = path.join(CACHE, OCTOKIT_OPENAPI);
+  try {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('npm', ['pack', `@octokit/openapi@${OCTOKIT_OPENAPI}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+    if (!tgz) return undefined;
+    execFileSync('tar', ['-xzf', path.join(dir, tgz), '-C', dir, 'package/generated/api.github.com.json']);
+    return existsSync(GITHUB_FILE) ? GITHUB_FILE : undefined;
+  } catch (err) {
+    process.stderr.write(`bench: could not fetch @octokit/openapi@${OCTOKIT_OPENAPI}: ${(err as Error).message}\n`);
+    return undefined;
+  }
+}
+
+function subjects(): { list: Subject[]; missing: string[] } {
+  const list: Subject[] = [];
+  const missing: string[] = [];
+  const github = githubDescription();
+  if (github) list.push({ name: `GitHub REST (@octokit/openapi ${OCTOKIT_OPENAPI})`, file: github });
+  else missing.push('GitHub REST (npm pack failed)');
+  const corpus: [string, string][] = [
+    ['Stripe 2023 (YAML)', 'openapi-3.0/stripe/2023-09-12/spec3.yaml'],
+    ['Kubernetes (Swagger 2.0)', 'swagger-2.0/kubernetes/swagger.json'],
+    ['Jira platform', 'openapi-3.0/atlassian-jira/platform-swagger.v3.json'],
+  ];
+  for (const [name, rel] of corpus) {
+    const file = path.join(CORPUS, rel);
+    if (existsSync(file)) list.push({ name, file });
+    else missing.push(`${name} (corpus ../shared/specs absent)`);
+  }
+  return { list, missing };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function time(stage: Stage, file: string, runs: number): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t = performance.now();
+    await stage.run(file);
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+
+/** Heap and RSS growth while the stage's result is alive, after a full collection. */
+async function retained(stage: Stage, file: string): Promise<{ heap: number; rss: number; keep: unknown }> {
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  const keep = await stage.run(file);
+  globalThis.gc?.();
+  const after = process.memoryUsage();
+  return { heap: after.heapUsed - before.heapUsed, rss: after.rss - before.rss, keep };
+}
+
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+
+export async function run(): Promise<string> {
+  const { list, missing } = subjects();
+  const lines: string[] = [
+    '## Import (bench/import.bench.ts)',
+    '',
+    'Median wall time of each stage (file read included) and memory retained while its result is alive',
+    '(heap after a full GC; RSS delta is indicative only, since freed pages are not always returned).',
+    'Ratio = stage / read + parse. Targets: import within ~2x of the parse time, retained heap within ~1.5x of the parsed document.',
+    '',
+    `| Document | Size | Endpoints | ${STAGES.map((s) => `${s.name} ms`).join(' | ')} | time ratio | ${STAGES.map((s) => `${s.name} heap`).join(' | ')} | heap ratio | ${STAGES.map((s) => `${s.name} RSS`).join(' | ')} |`,
+    `|---|---:|---:|${STAGES.map(() => '---:').join('|')}|---:|${STAGES.map(() => '---:').join('|')}|---:|${STAGES.map(() => '---:').join('|')}|`,
+  ];
+  for (const subject of list) {
+    const size = statSync(subject.file).size;
+    const yaml = /\.ya?ml$/i.test(subject.file);
+    const runs = yaml ? 3 : 5;
+    // Memory first, one stage at a time, so earlier garbage does not count against a later stage.
+    const memory: { heap: number; rss: number }[] = [];
+    let endpoints = 0;
+    for (const stage of STAGES) {
+      const m = await retained(stage, subject.file);
+      if (stage === importStage) endpoints = (m.keep as { spec: { endpoints: unknown[] } }).spec.endpoints.length;
+      memory.push({ heap: m.heap, rss: m.rss });
+    }
+    const times: number[] = [];
+    for (const stage of STAGES) times.push(await time(stage, subject.file, runs));
+    const base = times[0]!;
+    const last = times[times.length - 1]!;
+    lines.push(
+      `| ${subject.name} | ${mb(size)} | ${endpoints} | ${times.map((t) => t.toFixed(0)).join(' | ')} | ${(last / base).toFixed(2)}x | ` +
+        `${memory.map((m) => mb(m.heap)).join(' | ')} | ${(memory[memory.length - 1]!.heap / memory[0]!.heap).toFixed(2)}x | ${memory.map((m) => mb(m.rss)).join(' | ')} |`,
+    );
+  }
+  if (missing.length > 0) lines.push('', `Not measured: ${missing.join('; ')}.`);
+  return lines.join('\n');
+}
