@@ -191,8 +191,9 @@ async function invoke(
     }
 
     if (RETRY_STATUSES.has(res.status) && retries < retryLimit) {
-      const wait = retryDelay(res.headers.get('retry-after'), retries);
-      if (wait > Math.min(MAX_RETRY_AFTER_MS, settings.spec.timeoutMs)) {
+      const retryAfter = res.headers.get('retry-after');
+      const wait = retryDelay(retryAfter, retries);
+      if (retryAfter !== null && wait > MAX_RETRY_AFTER_MS) {
         notes.push(`[not retried: Retry-After asks for ${Math.ceil(wait / 1000)} s, more than svc waits]`);
         return finish();
       }
