@@ -42,11 +42,16 @@ export const search = defineTool({
     const shown = hits.slice(0, size).map((h) => h.endpoint);
     const more = hits.length > size;
     const head = shown.length
-      ? `${shown.length} best matches for "${query}"${more ? `; more exist, narrow with filters or raise limit` : ''}`
-      : `no endpoints match "${query}"; try other words or fewer filters`;
+      ? `${shown.length} best matches for "${echo(query)}"${more ? `; more exist, narrow with filters or raise limit` : ''}`
+      : `no endpoints match "${echo(query)}"; try other words or fewer filters`;
     return {
       text: [head, ...shown.map(listingLine)].join('\n'),
       structured: { endpoints: shown.map(endpointItemOf), total: shown.length },
     };
   },
 });
+
+/** The query as quoted back: a huge query must not come back whole (the LLM pays for every token). */
+function echo(query: string): string {
+  return query.length <= 80 ? query : `${query.slice(0, 77)}...`;
+}
