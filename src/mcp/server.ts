@@ -3,7 +3,8 @@
 // Everything protocol-revision specific stays in this folder.
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
 
@@ -63,6 +64,18 @@ const CONFIRM_SCHEMA = {
   required: ['confirm'],
 };
 
+/** `Invalid arguments for search: query must be a text, e.g. "create issue"`, one problem per line. */
+function describeInputError(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[]): string {
+  const problems = issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${tool.name} takes ${Object.keys(tool.inputShape).join(', ')}`;
+    }
+    const where = issue.path.map(String).join('.');
+    return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
+  });
+  return `Invalid arguments for ${tool.name}: ${problems.join('; ')}`;
+}
+
 /** A fresh McpServer with every tool registered. Call once per connection/session. */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
@@ -76,7 +89,19 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     return answer.action === 'accept' && answer.content?.['confirm'] === true;
   };
 
-  for (const tool of options.tools ?? TOOLS) {
+  const tools = options.tools ?? TOOLS;
+  const run = async (tool: ToolDefinition, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
+    const base = await options.context();
+    const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
+    const ctx: ToolContext = { ...base, signal, ...(canAsk ? { confirm } : {}) };
+    const started = performance.now();
+    const result = await runTool(tool, args, ctx);
+    hooks.toolCall?.(tool.name, performance.now() - started, !result.isError);
+    return toCallToolResult(result);
+  };
+
+  // registerTool gives tools/list (JSON Schema from the zod shapes, annotations, output schemas).
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
@@ -86,17 +111,25 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         ...(tool.outputShape ? { outputSchema: tool.outputShape } : {}),
         annotations: tool.annotations,
       },
-      async (args: Record<string, unknown>, extra) => {
-        const base = await options.context();
-        const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
-        const ctx: ToolContext = { ...base, signal: extra.signal, ...(canAsk ? { confirm } : {}) };
-        const started = performance.now();
-        const result = await runTool(tool, args, ctx);
-        hooks.toolCall?.(tool.name, performance.now() - started, !result.isError);
-        return toCallToolResult(result);
-      },
+      async (args: Record<string, unknown>, extra) => run(tool, args, extra.signal),
     );
   }
+
+  // tools/call is ours: an unknown tool is the JSON-RPC error -32602 the spec asks for (McpServer
+  // answers it as a tool result), and bad arguments are tool errors (isError) in plain words,
+  // so the model can correct its next call.
+  const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const entry = byName.get(request.params.name);
+    if (!entry) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; the tools are ${[...byName.keys()].join(', ')}`);
+    }
+    const parsed = entry.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      return toCallToolResult({ isError: true, text: describeInputError(entry.tool, parsed.error.issues) });
+    }
+    return run(entry.tool, parsed.data as Record<string, unknown>, extra.signal);
+  });
   return server;
 }
 

@@ -222,7 +222,7 @@ describe('MCP tools over the in-memory transport', () => {
     it('says what is expected when a required argument is missing', async () => {
       const result = await call(client, 'search', {});
       assert.equal(result.isError, true);
-      assert.match(textOf(result), /query must be a text/);
+      assert.equal(textOf(result), 'Invalid arguments for search: query must be a text, e.g. "create issue"');
     });
 
     it('says what is expected when limit is out of range', async () => {
@@ -235,6 +235,20 @@ describe('MCP tools over the in-memory transport', () => {
       const result = await call(client, 'search', { query: 'animal', method: 'FETCH' });
       assert.equal(result.isError, true);
       assert.match(textOf(result), /method must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS/);
+    });
+
+    it('names an unknown argument and the arguments the tool takes', async () => {
+      const result = await call(client, 'search', { query: 'animal', limits: 3 });
+      assert.equal(result.isError, true);
+      assert.equal(textOf(result), 'Invalid arguments for search: unknown argument "limits"; search takes query, spec, collection, tag, method, limit');
+    });
+
+    it('answers an unknown tool with the JSON-RPC error -32602, listing the tools', async () => {
+      await assert.rejects(call(client, 'list_endpoints', {}), (error: Error & { code?: number }) => {
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /Unknown tool "list_endpoints"; the tools are search, endpoint_by_spec/);
+        return true;
+      });
     });
 
     it('refuses an empty search query', async () => {
