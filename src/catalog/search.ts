@@ -28,6 +28,8 @@ export interface Entry {
   readonly resource: readonly string[];
   /** Intents the operationId or path words spell out (`listPods`, `/chat.delete`). */
   readonly verbs: readonly Intent[];
+  /** Distinct terms of the literal path segments, verbs aside: what the path is about. */
+  readonly pathWords: readonly string[];
 }
 
 /** Field keys of the index documents, with the weight each gets in ranking. */
@@ -54,10 +56,14 @@ function pathSegments(path: string): string[] {
   return path.split(/[/?&=]/).filter((s) => s.length > 0);
 }
 
-/** Words of a path: literal segments and placeholder names, minus version and format noise. */
-export function pathTerms(path: string): string[] {
+/**
+ * Words of a path, minus version and format noise. Placeholder names are left out by default:
+ * they are parameters (indexed as such), and `/customers/{customer}` would otherwise count twice.
+ */
+export function pathTerms(path: string, placeholders = false): string[] {
   const out: string[] = [];
   for (const seg of pathSegments(path)) {
+    if (!placeholders && (seg.startsWith('{') || seg.startsWith(':'))) continue;
     for (const w of splitWords(seg)) {
       if (NOISE_PATH_WORD.test(w)) continue;
       for (const t of termsOf(w)) out.push(t);
@@ -82,8 +88,11 @@ function lastSegment(normalized: string): string {
 
 function endpointVerbs(endpoint: Endpoint): Intent[] {
   const words = [...splitWords(endpoint.operationId ?? ''), ...splitWords(endpoint.path)];
+  const own = endpoint.method.toLowerCase();
   const out = new Set<Intent>();
   for (const w of words) {
+    // `PostCustomers`, `GetCustomers`: an operationId that spells its own HTTP method says nothing more.
+    if (w === own) continue;
     if (w === 'info') out.add('get');
     for (const t of termsOf(w)) {
       const intent = intentOfTerm(t) ?? VERB_HINTS.get(t);
@@ -103,11 +112,16 @@ export function makeEntry(endpoint: Endpoint, doc: number): Entry {
   for (let i = segs.length - 1; i >= 0; i--) {
     const seg = segs[i]!;
     if (seg.includes('{') || seg.startsWith(':')) continue;
-    resource = pathTerms(seg);
+    resource = pathTerms(seg).filter((t) => !INTENT_TERMS.has(t));
     if (resource.length > 0) break;
   }
   const verbs = endpointVerbs(endpoint);
-  return { endpoint, doc, item, resource, verbs: verbs.length ? verbs : NO_VERBS };
+  const pathWords = new Set<string>();
+  for (const seg of segs) {
+    if (seg.includes('{') || seg.startsWith(':')) continue;
+    for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
+  }
+  return { endpoint, doc, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords: [...pathWords] };
 }
 
 function documentOf(entry: Entry): Doc {
@@ -128,22 +142,51 @@ function documentOf(entry: Entry): Doc {
   };
 }
 
+/** How much a match in each field says the endpoint is about the term (prose and parameters say less). */
+const FIELD_STRENGTH: Readonly<Record<string, number>> = { s: 1, p: 1, o: 1, t: 0.8, d: 0.9, a: 0.35, e: 0.45 };
+
+/** Sum of query-term weights, each counted by the strongest field it matched in. */
+function fieldCoverage(r: SearchResult, q: ParsedQuery): number {
+  const best = new Map<string, number>();
+  for (const [indexTerm, fields] of Object.entries(r.match)) {
+    // The query term this index term came from: itself, else the longest query term it extends (prefix).
+    let source: string | undefined = q.weights.has(indexTerm) ? indexTerm : undefined;
+    if (!source) for (const t of q.terms) if (indexTerm.startsWith(t) && (!source || t.length > source.length)) source = t;
+    source ??= q.terms.find((t) => !best.has(t));
+    if (!source) continue;
+    let strength = 0;
+    for (const f of fields) strength = Math.max(strength, FIELD_STRENGTH[f] ?? 0.5);
+    if (strength > (best.get(source) ?? 0)) best.set(source, strength);
+  }
+  let sum = 0;
+  for (const [t, strength] of best) sum += strength * (q.weights.get(t) ?? 1);
+  return sum;
+}
+
 /** A query, read: the terms to search, what it asks to do, and any method or path it names. */
 export interface ParsedQuery {
   readonly terms: readonly string[];
-  /** Weight per term (intent words that also name things weigh less). */
+  /** Weight per term (words that mostly say how, not what, weigh less). */
   readonly weights: ReadonlyMap<string, number>;
-  readonly intents: ReadonlySet<Intent>;
+  /** What the query asks to do: its first CRUD verb, else a verb that implies one ("send", "kick"). */
+  readonly intent?: Intent;
+  /** The intent comes from an implying verb, not a CRUD verb: weaker evidence. */
+  readonly hinted: boolean;
   readonly method?: HttpMethod;
   readonly paths: readonly string[];
   /** The query speaks of many things ("all", plural nouns): prefer collections. */
   readonly plural: boolean;
+  /** Shaped like a command ("buy a number", "set up an alert"): it asks to act, even with a verb we do not know. */
+  readonly imperative: boolean;
 }
+
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'this', 'that', 'some', 'our', 'your', 'its', 'their', 'new']);
+const PARTICLES = new Set(['up', 'out', 'down', 'on', 'off', 'in', 'back', 'over']);
+const SELF_WORDS = new Set(['i', 'current', 'authenticated', 'logged']);
 
 const LOW_WEIGHT_TERMS = new Map<string, number>([
   ['all', 0.3],
   ['me', 0.4],
-  ['my', 0.4],
   ['id', 0.4],
   ['info', 0.5],
 ]);
@@ -164,26 +207,32 @@ export function parseQuery(query: string): ParsedQuery {
       prose.push(token);
     }
   }
-  const intents = new Set<Intent>();
+  let intent: Intent | undefined;
+  let hint: Intent | undefined;
   const searchTerms: string[] = [];
   const verbTerms: string[] = [];
   const weights = new Map<string, number>();
   let plural = false;
-  for (const word of splitWords(prose.join(' '))) {
-    if (PLURAL_HINTS.has(word)) plural = true;
-    if (isPluralWord(word)) plural = true;
-    const terms = termsOf(word);
-    for (const t of terms) {
-      const intent = intentOfTerm(t);
-      if (intent) {
-        intents.add(intent);
+  const words = splitWords(prose.join(' '));
+  // "the current user", "the authenticated user": the caller, which APIs name `me`.
+  // "I" only counts in queries: in prose it is mostly "i.e.".
+  if (words.some((w) => SELF_WORDS.has(w)) && !words.includes('me') && !words.includes('my')) {
+    searchTerms.push('me');
+    weights.set('me', 0.6);
+  }
+  for (const word of words) {
+    if (PLURAL_HINTS.has(word) || isPluralWord(word)) plural = true;
+    for (const t of termsOf(word)) {
+      const crud = intentOfTerm(t);
+      if (crud) {
+        intent ??= crud;
         verbTerms.push(t);
         continue;
       }
-      const hint = VERB_HINTS.get(t);
-      if (hint) intents.add(hint);
+      const implied = VERB_HINTS.get(t);
+      if (implied) hint ??= implied;
       searchTerms.push(t);
-      weights.set(t, hint ? 0.6 : (LOW_WEIGHT_TERMS.get(word) ?? LOW_WEIGHT_TERMS.get(t) ?? 1));
+      weights.set(t, implied ? 0.6 : (LOW_WEIGHT_TERMS.get(t) ?? 1));
     }
   }
   for (const p of paths) {
@@ -198,7 +247,30 @@ export function parseQuery(query: string): ParsedQuery {
     weights.set(t, 1);
   }
   const terms = [...new Set(searchTerms)];
-  return { terms, weights, intents, ...(method ? { method } : {}), paths, plural };
+  const chosen = intent ?? hint;
+  const lower = prose.map((t) => t.toLowerCase());
+  const imperative =
+    lower.length >= 2 &&
+    (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
+  return {
+    imperative,
+    terms,
+    weights,
+    ...(chosen ? { intent: chosen } : {}),
+    hinted: intent === undefined && hint !== undefined,
+    ...(method ? { method } : {}),
+    paths,
+    plural,
+  };
+}
+
+/** 1 when the endpoint's own words say the intent, -1 when they say another, 0 when they say none. */
+function verbAgreement(verbs: readonly Intent[], intent: Intent): number {
+  if (verbs.length === 0) return 0;
+  if (verbs.includes(intent)) return 1;
+  // Reading one and reading many are close: `GetCustomers` lists, `listX` may be asked to "get all X".
+  if ((intent === 'list' && verbs.includes('get')) || (intent === 'get' && verbs.includes('list'))) return 0;
+  return -1;
 }
 
 /** How well a method fits what the query asks to do (1 = fits, lower = less likely). */
@@ -283,9 +355,8 @@ export class SearchIndex {
     const ranked: Ranked[] = [];
     for (const r of pool) {
       const entry = this.#entries.get(r.id as number)!;
-      let matched = 0;
-      for (const t of r.queryTerms) matched += weights.get(t) ?? 1;
-      ranked.push({ entry, score: r.score * this.#factor(entry, parsed, matched / totalWeight) });
+      const coverage = fieldCoverage(r, parsed) / totalWeight;
+      ranked.push({ entry, score: r.score * this.#factor(entry, parsed, coverage) });
     }
     ranked.sort((a, b) => b.score - a.score);
     return ranked;
@@ -296,15 +367,26 @@ export class SearchIndex {
     const e = entry.endpoint;
     let f = coverage * coverage;
     if (q.method) f *= e.method === q.method ? 2 : 0.3;
-    let methodFit = 1;
-    let verbMatch = false;
-    for (const intent of q.intents) {
-      methodFit = Math.min(methodFit, METHOD_FIT[intent][e.method] ?? METHOD_FIT_DEFAULT);
-      if (entry.verbs.includes(intent)) verbMatch = true;
-    }
-    if (q.intents.size > 0) {
-      f *= methodFit;
-      if (verbMatch) f *= 1.3;
+    if (q.intent) {
+      const fit = METHOD_FIT[q.intent][e.method] ?? METHOD_FIT_DEFAULT;
+      const verb = verbAgreement(entry.verbs, q.intent);
+      if (q.hinted) {
+        // An implied intent ("send", "kick") is weaker evidence than a CRUD verb.
+        f *= Math.sqrt(fit);
+        if (verb > 0) f *= 1.25;
+      } else {
+        f *= fit;
+        if (verb > 0) f *= 1.6;
+        else if (verb < 0) f *= 0.7;
+        // Neither the method nor the name says the endpoint does this (RPC-style APIs post everything).
+        else if (fit < 1) f *= 0.6;
+      }
+    } else if (q.imperative) {
+      // "buy a number", "mute a participant": an action we have no verb for, so probably not a read.
+      if (e.method === 'GET') f *= 0.8;
+    } else if (e.method !== 'GET') {
+      // A query that names a thing and no action ("my playlists", "tax rates") wants to read it.
+      f *= 0.85;
     }
     f *= this.#shape(entry, q);
     if (entry.resource.length > 0) {
@@ -312,15 +394,19 @@ export class SearchIndex {
       for (const t of entry.resource) if (q.weights.has(t)) hits++;
       f *= 1 + 0.35 * (hits / entry.resource.length);
     }
+    if (entry.pathWords.length > 0) {
+      let hits = 0;
+      for (const t of entry.pathWords) if (q.weights.has(t)) hits++;
+      f *= 0.75 + 0.25 * (hits / entry.pathWords.length);
+    }
     if (e.deprecated) f *= 0.6;
     return f;
   }
 
   /** Collections for "list ..." and plurals, items for "get/update/delete a ...". */
   #shape(entry: Entry, q: ParsedQuery): number {
-    const wantsCollection = q.intents.has('list') || q.intents.has('create') || (q.plural && !q.intents.has('update'));
-    const wantsItem =
-      !wantsCollection && (q.intents.has('get') || q.intents.has('update') || q.intents.has('delete'));
+    const wantsCollection = q.intent === 'list' || q.intent === 'create' || (q.plural && q.intent !== 'update');
+    const wantsItem = !wantsCollection && (q.intent === 'get' || q.intent === 'update' || q.intent === 'delete');
     if (wantsCollection) return entry.item ? 0.7 : 1;
     if (wantsItem) return entry.item ? 1 : 0.75;
     return 1;

@@ -58,6 +58,13 @@ const CANONICAL: Record<string, string> = {
   ts: 'timestamp',
   email: 'email', emails: 'email', mail: 'email', 'e-mail': 'email',
   sms: 'message', mms: 'message',
+  // The caller themself: `/me`, `/users/@me`, `/customers/my/...`.
+  me: 'me', my: 'me', mine: 'me', myself: 'me',
+  // Verbs and their nouns meet on the noun, which is what paths are named after.
+  subscribe: 'subscription', subscribes: 'subscription', verify: 'verification', verifies: 'verification',
+  registration: 'register', invitation: 'invite', invitations: 'invite', deploy: 'deployment', deploys: 'deployment',
+  pay: 'payment', pays: 'payment', install: 'installation', notify: 'notification', transcribe: 'transcription',
+  permit: 'permission', schedule: 'schedule', scheduled: 'schedule', scheduling: 'schedule',
   // Verbs: one canonical verb per meaning, so "remove" finds `delete...` and "fetch" finds `get...`.
   list: 'list', lists: 'list', listing: 'list', enumerate: 'list', browse: 'list',
   get: 'get', gets: 'get', fetch: 'get', fetches: 'get', retrieve: 'get', retrieves: 'get', read: 'get', reads: 'get',
@@ -128,8 +135,9 @@ export const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
     [
       ['send', 'create'], ['post', 'create'], ['upload', 'create'], ['open', 'create'], ['submit', 'create'],
       ['start', 'create'], ['register', 'create'], ['invite', 'create'], ['generate', 'create'],
-      ['set', 'update'], ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
+      ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
       ['enable', 'update'], ['disable', 'update'],
+      ['search', 'list'],
       ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'],
     ] as const
   ).map(([word, intent]) => [stem(word), intent]),
