@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { importSpec } from '../src/import/index.ts';
+import { parseText } from '../src/import/read.ts';
 import type { ImportOutcome } from '../src/model/index.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,12 +28,13 @@ interface Stage {
   readonly run: (file: string) => Promise<unknown>;
 }
 
-/** The baseline: read the file and parse it, nothing else. */
+/** The baseline: read the file and parse it (JSON.parse, or the same YAML settings import uses), nothing else. */
 const parseStage: Stage = {
   name: 'read + parse',
   run: async (file) => {
-    const text = readFileSync(file, 'utf8');
-    return /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+    const parsed = parseText(readFileSync(file, 'utf8'));
+    if (!parsed.ok) throw new Error(`${file}: ${parsed.problem.message}`);
+    return parsed.value;
   },
 };
 

@@ -208,6 +208,17 @@ export class DocumentSet {
       },
     };
 
+    const remoteFallback = {
+      name: 'svc-remote-fallback',
+      order: 300,
+      canRead: (file: { url: string }) => REMOTE.test(file.url),
+      read: (file: { url: string }): never => {
+        const target = file.url.replace(/#.*$/, '');
+        const message = `remote $ref to ${target} could not be read (addresses on private networks and loopback are refused, and the host must answer)`;
+        return fail('ref-remote-failed', target, message, 'Check the URL, or download the file next to the spec and reference it by relative path.', new ResolverError(new Error(message), file.url));
+      },
+    };
+
     const parser = {
       name: 'svc-parse',
       order: 1,
@@ -241,7 +252,9 @@ export class DocumentSet {
           file: false,
           http: options.allowRemoteRefs ? { timeout: 15_000, redirects: 3, maxContentLength: options.maxBytes } : false,
           svcFile: fileResolver,
-          ...(options.allowRemoteRefs ? {} : { svcRemote: remoteRefuser }),
+          // When remote refs are allowed, the http resolver still refuses private and loopback
+          // addresses (its safeUrlResolver default); this one then explains why.
+          ...(options.allowRemoteRefs ? { svcRemote: remoteFallback } : { svcRemote: remoteRefuser }),
         },
       } as never);
     } catch (err) {
