@@ -5,6 +5,8 @@
 /** Split identifiers and prose into lower-case words: camelCase, snake_case, kebab-case, dots, slashes. */
 export function splitWords(text: string): string[] {
   const spaced = text
+    // `PRs`, `URLs`, `IDs`: an acronym's plural stays one word.
+    .replace(/(\p{Lu}{2,})s(?!\p{Ll})/gu, '$1S')
     // `HTTPServer` -> `HTTP Server`, `listPullRequests` -> `list Pull Requests`
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
