@@ -107,7 +107,14 @@ function secret(ref: SecretRef | string, key: string, settings: SpecSettings): s
   return value;
 }
 
-export async function applyAuth(endpoint: Endpoint, spec: ImportedSpec, settings: SpecSettings, tokens: TokenCache): Promise<AppliedAuth> {
+export async function applyAuth(
+  endpoint: Endpoint,
+  spec: ImportedSpec,
+  settings: SpecSettings,
+  tokens: TokenCache,
+  /** The request's base URL: a relative `tokenUrl` resolves against it. */
+  baseHref: string,
+): Promise<AppliedAuth> {
   const out: AppliedAuth = { headers: [], query: [], cookies: [], secrets: [], sensitiveHeaders: new Set(), oauth: [], unmet: [] };
   const { chosen, unmet } = chooseAuth(endpoint, spec, settings.spec.auth);
   (out as { unmet: readonly string[] }).unmet = unmet;
@@ -148,7 +155,7 @@ export async function applyAuth(endpoint: Endpoint, spec: ImportedSpec, settings
         out.secrets.push(clientSecret);
         if (typeof auth.clientId !== 'string') out.secrets.push(clientId);
         const creds: ClientCredentials = {
-          tokenUrl: auth.tokenUrl,
+          tokenUrl: new URL(auth.tokenUrl, `${baseHref}/`).href,
           clientId,
           clientSecret,
           scopes: auth.scopes,

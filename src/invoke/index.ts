@@ -60,7 +60,7 @@ export function createInvoker(config: Config): Invoker {
       try {
         let s = settings.get(spec.name);
         if (s === undefined) settings.set(spec.name, (s = specSettings(config, spec.name)));
-        secrets.push(...configuredSecrets(s));
+        secrets.push(...configuredSecrets(s), ...tokens.issued());
         return await invoke(config, s, tokens, endpoint, spec, args, ctx, secrets);
       } catch (err) {
         return errorResult(err, secrets);
@@ -130,7 +130,7 @@ async function invoke(
   }
   for (const [name, value] of params.headers) fixedHeaders.push([name, value]);
 
-  let auth = await applyAuth(endpoint, spec, settings, tokens);
+  let auth = await applyAuth(endpoint, spec, settings, tokens, base.href);
   secrets.push(...auth.secrets);
 
   const notes: string[] = [];
@@ -185,7 +185,7 @@ async function invoke(
       refreshed = true;
       await res.body?.cancel().catch(() => undefined);
       for (const { creds, token } of auth.oauth) await tokens.invalidate(creds, token);
-      auth = await applyAuth(endpoint, spec, settings, tokens);
+      auth = await applyAuth(endpoint, spec, settings, tokens, base.href);
       secrets.push(...auth.secrets);
       continue;
     }

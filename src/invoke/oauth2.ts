@@ -25,6 +25,13 @@ const SKEW_MS = 30_000;
 
 export class TokenCache {
   readonly #entries = new Map<string, Entry>();
+  /** Every token this cache has handed out, so any echo of one can be redacted. */
+  readonly #issued = new Set<string>();
+
+  /** Tokens issued so far (bounded: old ones drop out as new ones arrive). */
+  issued(): readonly string[] {
+    return [...this.#issued];
+  }
 
   async get(c: ClientCredentials): Promise<string> {
     const key = cacheKey(c);
@@ -34,6 +41,8 @@ export class TokenCache {
     entry.token = fetchToken(c).then(
       ({ token, expiresIn }) => {
         if (expiresIn !== undefined) entry.expiresAt = Date.now() + Math.max(0, expiresIn * 1000 - SKEW_MS);
+        this.#issued.add(token);
+        if (this.#issued.size > 64) this.#issued.delete(this.#issued.values().next().value!);
         return token;
       },
       (err: unknown) => {

@@ -128,8 +128,11 @@ export function bindArguments(
   let content: BodyContent | undefined;
   const rb = endpoint.requestBody;
   if (body !== undefined && body !== null) {
-    if (rb === undefined || rb.contents.length === 0) {
-      if (rb === undefined) problems.push(`body: ${endpoint.method} ${endpoint.path} takes no request body`);
+    if (rb === undefined) {
+      problems.push(`body: ${endpoint.method} ${endpoint.path} takes no request body`);
+    } else if (rb.contents.length === 0) {
+      // A body the source describes without a media type: JSON is the only honest guess.
+      content = { mediaType: contentType ?? 'application/json' };
     } else {
       content = chooseContent(rb.contents, contentType);
       if (content === undefined) {
@@ -154,8 +157,6 @@ export function bindArguments(
   };
   if (content !== undefined) {
     out.content = content;
-    out.body = body;
-  } else if (rb !== undefined && rb.contents.length === 0 && body !== undefined && body !== null) {
     out.body = body;
   }
   return out;
