@@ -112,8 +112,14 @@ function readParams(docs: DocumentSet, owner: Located<Obj>, ctx: FormatContext):
   }
   const out: Located<Obj>[] = [];
   for (let i = 0; i < list.length; i++) {
+    const raw: unknown = list[i];
+    // Fast path: an inline, well-formed parameter needs no lookup and no extra objects but its own.
+    if (isObj(raw) && raw.$ref === undefined && typeof raw.name === 'string' && typeof raw.in === 'string') {
+      out.push({ node: raw, file: owner.file, pointer: joinPointer(listPointer, i) });
+      continue;
+    }
     const pointer = joinPointer(listPointer, i);
-    const p = docs.deref(list[i], owner.file, pointer);
+    const p = docs.deref(raw, owner.file, pointer);
     if (!p.ok) {
       ctx.warn({ code: p.code, message: `parameter: ${p.message}`, pointer, file: owner.file, ...(p.hint ? { hint: p.hint } : {}) });
       continue;
@@ -133,16 +139,23 @@ function mergeParams(itemParams: readonly Located<Obj>[], opParams: readonly Loc
   if (itemParams.length === 0) return opParams;
   if (opParams.length === 0) return itemParams;
   // An operation parameter with the same name+in replaces the path-level one in its place,
-  // so path-level parameters (usually the path's own) keep coming first.
-  const own = new Map(opParams.map((p) => [`${p.node.in as string}:${p.node.name as string}`, p]));
+  // so path-level parameters (usually the path's own) keep coming first. Lists are short:
+  // plain loops beat building keyed maps for every operation.
   const merged: Located<Obj>[] = [];
+  const used = new Array<boolean>(opParams.length).fill(false);
   for (const p of itemParams) {
-    const key = `${p.node.in as string}:${p.node.name as string}`;
-    const override = own.get(key);
-    merged.push(override ?? p);
-    own.delete(key);
+    let chosen = p;
+    for (let j = 0; j < opParams.length; j++) {
+      const o = opParams[j]!;
+      if (o.node.name === p.node.name && o.node.in === p.node.in) {
+        chosen = o;
+        used[j] = true;
+        break;
+      }
+    }
+    merged.push(chosen);
   }
-  for (const p of opParams) if (own.get(`${p.node.in as string}:${p.node.name as string}`) === p) merged.push(p);
+  for (let j = 0; j < opParams.length; j++) if (!used[j]) merged.push(opParams[j]!);
   return merged;
 }
 

@@ -77,7 +77,22 @@ function buildEndpoint(
   return endpoint;
 }
 
+/**
+ * Parameters are shared between endpoints when they come from the same source node (path-level
+ * parameters, `$ref`ed components): GitHub and Kubernetes repeat a few hundred parameters
+ * thousands of times, and one object per source node keeps retained memory near the document's.
+ */
+const parameterCache = new WeakMap<object, Parameter | null>();
+
 function toParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
+  const cached = parameterCache.get(p.node);
+  if (cached !== undefined) return cached ?? undefined;
+  const built = buildParameter(docs, p, ctx);
+  parameterCache.set(p.node, built ?? null);
+  return built;
+}
+
+function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
   const n = p.node;
   const where = n.in as string;
   if (!LOCATIONS.has(where)) {
@@ -156,6 +171,11 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, ctx: For
       out.push({ status, label: responseLabel(status, undefined) });
       continue;
     }
+    const cached = responseCache.get(r.node as object);
+    if (cached !== undefined && cached.status === status) {
+      out.push(cached);
+      continue;
+    }
     const n = isObj(r.node) ? r.node : {};
     const response: { status: string; label: string; contentTypes?: string[]; schema?: { file: string; node: unknown } } = {
       status,
@@ -170,10 +190,14 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, ctx: For
         if (isObj(media) && media.schema !== undefined) response.schema = { file: r.file, node: media.schema };
       }
     }
+    if (isObj(r.node)) responseCache.set(r.node, response);
     out.push(response);
   }
   return out;
 }
+
+/** Like parameters, responses from one source node (`$ref`ed components) are built once and shared. */
+const responseCache = new WeakMap<object, Response>();
 
 function readSecuritySchemes(docs: DocumentSet, root: Obj, ctx: FormatContext): Record<string, SecurityScheme> {
   const out: Record<string, SecurityScheme> = {};

@@ -96,7 +96,22 @@ function buildEndpoint(docs: DocumentSet, site: OperationSite, ctx: FormatContex
   };
 }
 
+/**
+ * Parameters are shared between endpoints when they come from the same source node (path-level
+ * parameters, `$ref`ed components): GitHub and Kubernetes repeat a few hundred parameters
+ * thousands of times, and one object per source node keeps retained memory near the document's.
+ */
+const parameterCache = new WeakMap<object, Parameter | null>();
+
 function toParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
+  const cached = parameterCache.get(p.node);
+  if (cached !== undefined) return cached ?? undefined;
+  const built = buildParameter(docs, p, ctx);
+  parameterCache.set(p.node, built ?? null);
+  return built;
+}
+
+function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
   const n = p.node;
   const where = SIMPLE_LOCATIONS[n.in as string];
   if (where === undefined) {
