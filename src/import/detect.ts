@@ -14,7 +14,8 @@ export function detectFormat(doc: unknown): Detection {
   }
   const d = doc as Record<string, unknown>;
   if (d.openapi !== undefined) {
-    const v = String(d.openapi);
+    // Unquoted `openapi: 3.0` in YAML is the number 3: read it back as written.
+    const v = typeof d.openapi === 'number' ? d.openapi.toFixed(Number.isInteger(d.openapi) ? 1 : String(d.openapi).split('.')[1]!.length) : String(d.openapi);
     if (/^3\.0(\.|$)/.test(v)) return { ok: true, format: 'openapi-3.0', formatVersion: v };
     if (/^3\.1(\.|$)/.test(v)) return { ok: true, format: 'openapi-3.1', formatVersion: v };
     if (/^3\.\d+(\.|$)/.test(v)) {

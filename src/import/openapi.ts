@@ -31,7 +31,6 @@ export function importOpenApi(docs: DocumentSet, format: SpecFormat, ctx: Format
     webhooks,
     ...(info.title !== undefined ? { title: String(info.title) } : {}),
     ...(info.version !== undefined ? { version: String(info.version) } : {}),
-    formatVersion: String(root.openapi),
     servers: docServers,
     securitySchemes: readSecuritySchemes(docs, root, ctx),
   };

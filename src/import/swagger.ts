@@ -42,7 +42,6 @@ export function importSwagger(docs: DocumentSet, ctx: FormatContext): FormatResu
     webhooks: 0,
     ...(info.title !== undefined ? { title: String(info.title) } : {}),
     ...(info.version !== undefined ? { version: String(info.version) } : {}),
-    formatVersion: String(root.swagger),
     servers,
     securitySchemes,
   };

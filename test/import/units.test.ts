@@ -27,6 +27,8 @@ test('a suffixed id never equals a literal path that ends in the same suffix', (
 test('formats are detected from content', () => {
   const cases: [unknown, string | undefined][] = [
     [{ openapi: '3.0.3' }, 'openapi-3.0'],
+    [{ openapi: 3.0 }, 'openapi-3.0'],
+    [{ openapi: 3.1 }, 'openapi-3.1'],
     [{ openapi: '3.1.0' }, 'openapi-3.1'],
     [{ openapi: '3.2.0' }, 'openapi-3.1'],
     [{ swagger: '2.0' }, 'swagger-2.0'],
@@ -43,6 +45,8 @@ test('formats are detected from content', () => {
     const d = detectFormat(doc);
     assert.equal(d.ok ? d.format : undefined, format, JSON.stringify(doc));
   }
+  const numeric = detectFormat({ openapi: 3.1 });
+  assert.ok(numeric.ok && numeric.formatVersion === '3.1');
   const newer = detectFormat({ openapi: '3.2.0' });
   assert.ok(newer.ok && newer.warning?.includes('3.2.0'));
 });
