@@ -147,11 +147,11 @@ export async function configFromFiles(files: readonly string[], cwd: string = pr
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
     taken.add(name);
-    return { ...specDefaults(resolve(dir, f)), name, key: `files[${index}]` };
+    return { ...specDefaults(resolve(dir, f)), name, key: `argument ${index + 1} (${f})` };
   });
   const problems: ConfigProblem[] = [];
-  const specs = await finishSpecs(drafts, specsDir, dir, problems);
-  if (problems.length > 0) throw new ConfigError(resolve(dir, 'svc.yaml'), problems);
+  const specs = await finishSpecs(drafts, specsDir, dir, problems, 'the working folder');
+  if (problems.length > 0) throw new ConfigError('command line', problems);
   return { file: resolve(dir, 'svc.yaml'), dir, specsDir, specs, serve: DEFAULT_SERVE, limits: DEFAULT_LIMITS };
 }
 
@@ -422,7 +422,13 @@ function readAuth(r: Reader, at: Located): AuthConfig | undefined {
 }
 
 /** File checks, default names and collections, duplicate names: the steps that need every entry. */
-async function finishSpecs(drafts: readonly DraftSpec[], specsDir: string, dir: string, problems: ConfigProblem[]): Promise<SpecConfig[]> {
+async function finishSpecs(
+  drafts: readonly DraftSpec[],
+  specsDir: string,
+  dir: string,
+  problems: ConfigProblem[],
+  relativeBase = "svc.yaml's folder",
+): Promise<SpecConfig[]> {
   const at = (d: DraftSpec, key = d.key): Pick<ConfigProblem, 'key' | 'line'> => (d.line !== undefined ? { key, line: d.line } : { key });
   await Promise.all(
     drafts.map(async (d) => {
@@ -431,7 +437,7 @@ async function finishSpecs(drafts: readonly DraftSpec[], specsDir: string, dir: 
         const info = await stat(d.path);
         if (!info.isFile()) problems.push({ ...where, message: `${d.path} is not a file; list each API description file on its own` });
       } catch {
-        problems.push({ ...where, message: `${d.path} does not exist; fix the path (relative paths start at svc.yaml's folder)` });
+        problems.push({ ...where, message: `${d.path} does not exist; fix the path (relative paths start at ${relativeBase})` });
       }
       for (const folder of d.allowRefsFrom) {
         const ok = await stat(folder).then((s) => s.isDirectory(), () => false);

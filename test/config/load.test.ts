@@ -366,6 +366,11 @@ describe('configFromFiles', () => {
   });
 
   it('fails on a missing file', async () => {
-    await assert.rejects(configFromFiles(['nope.yaml'], '/nonexistent-svc-dir'), /nope\.yaml does not exist/);
+    await assert.rejects(configFromFiles(['nope.yaml'], '/nonexistent-svc-dir'), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(error.problems.map((p) => p.key), ['argument 1 (nope.yaml)']);
+      assert.match(error.message, /^command line: 1 problem in the config:\n.*nope\.yaml does not exist; fix the path \(relative paths start at the working folder\)/);
+      return true;
+    });
   });
 });
