@@ -2,7 +2,7 @@
 // Exit 1 when any spec has an error, so it fits in CI before `svc update`.
 import { relative } from 'node:path';
 import * as importer from '../import/index.ts';
-import { configFromFiles, loadConfig, type Config, type SpecConfig } from '../config/index.ts';
+import { configFromFiles, loadConfig, type Config, type SecretRef, type SpecConfig } from '../config/index.ts';
 import { ConfigError } from '../model/errors.ts';
 import { formatDiagnostic, type Diagnostic, type SkippedOperation } from '../model/diagnostic.ts';
 import type { ImportOutcome, SpecFormat } from '../model/index.ts';
@@ -42,7 +42,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
     throw error;
   }
-  const reports = await checkSpecs(config, ctx);
+  const reports = (await checkSpecs(config, ctx)).map((report, i) => withEnvWarnings(report, config.specs[i]!, config.file));
   if (json) ctx.stdout.write(`${JSON.stringify({ specs: reports })}\n`);
   else ctx.stdout.write(renderText(reports));
   return reports.some((r) => r.errors.length > 0) ? 1 : 0;
@@ -81,6 +81,33 @@ export async function checkSpecs(config: Config, ctx: Pick<CommandContext, 'stde
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, config.specs.length) }, worker));
   progress.finish();
   return reports;
+}
+
+/** Every `${VAR}` a spec's settings name, with the key path it stands at. */
+function secretRefs(spec: SpecConfig): { env: string; key: string }[] {
+  const refs: { env: string; key: string }[] = [];
+  spec.auth.forEach((auth, i) => {
+    for (const [key, value] of Object.entries(auth)) {
+      if (value && typeof value === 'object' && 'env' in value) refs.push({ env: (value as SecretRef).env, key: `auth[${i}].${key}` });
+    }
+  });
+  for (const [name, value] of Object.entries(spec.headers)) if (typeof value === 'object') refs.push({ env: value.env, key: `headers.${name}` });
+  return refs;
+}
+
+/** A credential whose variable is unset would make every invoke of that spec fail: say so now (never the value). */
+function withEnvWarnings(report: CheckReport, spec: SpecConfig, configFile: string): CheckReport {
+  const unset = secretRefs(spec).filter((ref) => !process.env[ref.env]);
+  if (unset.length === 0) return report;
+  const warnings: Diagnostic[] = unset.map((ref) => ({
+    severity: 'warning',
+    code: 'env-unset',
+    message: `environment variable ${ref.env} (${ref.key} of spec ${spec.name}) is not set; invoke will fail without it`,
+    file: configFile,
+    ...(spec.line !== undefined ? { line: spec.line } : {}),
+    hint: `set ${ref.env} in the environment svc runs in`,
+  }));
+  return { ...report, warnings: [...report.warnings, ...warnings] };
 }
 
 function crashOutcome(spec: SpecConfig, error: unknown): ImportOutcome {

@@ -83,6 +83,7 @@ before(async () => {
     'svc.yaml': 'specs:\n  - specs/pets.yaml\n  - path: specs/hooks/hooks.yaml\n    name: hooks\n',
     'bad/svc.yaml': 'specs:\n  - path: ../specs/pets.yaml\n    exclude: [TRACE /pets]\n',
     'other/conf.yaml': 'specs:\n  - ../specs/sw.json\n',
+    'env/svc.yaml': 'specs:\n  - path: ../specs/sw.json\n    auth: { type: bearer, token: "${SVC_TEST_TOKEN_UNSET}" }\n    headers: { X-Set: "${SVC_TEST_SET}" }\n',
   };
   for (const [rel, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, rel)), { recursive: true });
@@ -155,6 +156,18 @@ describe('svc check', () => {
     const env = await svc(['check', '--json'], { cwd: tmpdir(), env: { SVC_CONFIG: join(dir, 'other/conf.yaml') } });
     assert.equal(env.code, 0, env.stderr);
     assert.equal((JSON.parse(env.stdout) as { specs: { file: string }[] }).specs[0]!.file, join(dir, 'specs/sw.json'));
+  });
+
+  it('warns about credential variables that are not set, without failing', async () => {
+    const run = await svc(['check', '--config', 'env/svc.yaml', '--json'], { cwd: dir, env: { SVC_TEST_SET: 'a-value-that-must-not-show' } });
+    assert.equal(run.code, 0, run.stderr);
+    const warnings = (JSON.parse(run.stdout) as { specs: { warnings: { code: string; message: string; line?: number; file: string }[] }[] }).specs[0]!.warnings;
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.file, w.line]),
+      [['env-unset', join(dir, 'env/svc.yaml'), 2]],
+    );
+    assert.match(warnings[0]!.message, /SVC_TEST_TOKEN_UNSET \(auth\[0\]\.token of spec sw\) is not set/);
+    assert.doesNotMatch(run.stdout, /a-value-that-must-not-show/);
   });
 
   it('fails on an invalid svc.yaml with the key and line on stderr, and the problems in --json', async () => {
