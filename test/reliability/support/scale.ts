@@ -1,7 +1,7 @@
 // How big the reliability suite runs. The default fits a CI budget of a few minutes on 2 cores;
 // SVC_RELIABILITY_SCALE=N multiplies counts (fuzz runs, load calls, concurrent clients, soak length),
 // and SVC_SOAK=1 is shorthand for scale 10.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,12 +30,14 @@ export const CORPUS_DIR = resolve(REPO_ROOT, '../shared/specs');
 export const CORPUS_PRESENT = existsSync(join(CORPUS_DIR, 'MANIFEST.tsv'));
 export const CORPUS_SKIP = CORPUS_PRESENT ? false : `corpus folder ../shared/specs (relative to the repo root) is absent`;
 
-/** GitHub's REST description, fetched by the import bench into .cache/ (npm pack @octokit/openapi). */
+/** GitHub's REST description, fetched by the import bench into .cache/octokit-openapi/<version>/ (npm pack @octokit/openapi). */
 export function githubDescription(): string | undefined {
-  const candidates = [
-    join(REPO_ROOT, '.cache/octokit-openapi/package/generated/api.github.com.json'),
-    join(REPO_ROOT, '.cache/openapi/package/generated/api.github.com.json'),
-    join(REPO_ROOT, '.cache/api.github.com.json'),
-  ];
-  return candidates.find((p) => existsSync(p));
+  const base = join(REPO_ROOT, '.cache/octokit-openapi');
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(base).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  return versions.map((v) => join(base, v, 'package/generated/api.github.com.json')).find((p) => existsSync(p));
 }
