@@ -116,8 +116,8 @@ function queryPairs(p: Parameter, value: unknown, out: string[]): void {
   const explode = explodeOf(p, style);
   const e = encodeStrict;
   const n = e(p.name);
-  if (style === 'deepObject' && isPlainObject(value)) {
-    deepObject(n, value, out, 0);
+  if (style === 'deepObject' && (isPlainObject(value) || Array.isArray(value))) {
+    deepValue(n, value, out, 0);
     return;
   }
   if (Array.isArray(value)) {
@@ -143,13 +143,16 @@ function queryPairs(p: Parameter, value: unknown, out: string[]): void {
   out.push(`${n}=${e(scalar(value))}`);
 }
 
-function deepObject(prefix: string, value: Record<string, unknown>, out: string[], depth: number): void {
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined) continue;
-    const key = `${prefix}[${encodeStrict(k)}]`;
-    if (isPlainObject(v) && depth < 16) deepObject(key, v, out, depth + 1);
-    else if (Array.isArray(v)) for (const item of v) out.push(`${key}=${encodeStrict(scalar(item))}`);
-    else out.push(`${key}=${encodeStrict(scalar(v))}`);
+// OpenAPI leaves arrays under deepObject undefined; svc writes them as the bracket APIs that use
+// deepObject read them (Stripe, Rails, qs): `a[]=1&a[]=2`, and `a[0][k]=v` for objects in arrays.
+function deepValue(prefix: string, value: unknown, out: string[], depth: number): void {
+  if (isPlainObject(value) && depth < 16) {
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) deepValue(`${prefix}[${encodeStrict(k)}]`, v, out, depth + 1);
+  } else if (Array.isArray(value) && depth < 16) {
+    const nested = value.some((v) => v !== null && typeof v === 'object');
+    value.forEach((v, i) => deepValue(`${prefix}[${nested ? i : ''}]`, v, out, depth + 1));
+  } else {
+    out.push(`${prefix}=${encodeStrict(scalar(value))}`);
   }
 }
 

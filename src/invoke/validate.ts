@@ -241,6 +241,10 @@ function typeLabel(s: Record<string, unknown>): string {
     return `${items !== undefined && typeof items.type === 'string' ? items.type : 'any'}[]`;
   }
   if (Array.isArray(t)) return t.join('|');
+  const branches = (s.anyOf ?? s.oneOf) as Array<Record<string, unknown>> | undefined;
+  if (Array.isArray(branches) && branches.length > 0) {
+    return [...new Set(branches.map((b) => (Array.isArray(b.enum) && b.enum.length === 1 ? JSON.stringify(b.enum[0]) : typeLabel(b))))].join('|');
+  }
   if (typeof t === 'string') return Array.isArray(s.enum) ? `${t}: ${s.enum.map((v) => JSON.stringify(v)).join('|')}` : t;
   return 'any';
 }

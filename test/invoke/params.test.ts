@@ -43,6 +43,11 @@ describe('query parameters', () => {
     assert.equal(url, '/api/pets?filter[color]=red&filter[size][min]=2');
   });
 
+  test('deepObject writes arrays with brackets: [] for values, [i] for objects', async () => {
+    const { url } = await sent('GET:/pets', { where: { color: ['red', 'blue'], size: [{ min: 1 }, { min: 2 }] } });
+    assert.equal(url, '/api/pets?where[color][]=red&where[color][]=blue&where[size][0][min]=1&where[size][1][min]=2');
+  });
+
   test('form style objects with explode spread their properties', async () => {
     const { url } = await sent('GET:/pets', { point: { x: 1, y: 2 } });
     assert.equal(url, '/api/pets?x=1&y=2');
