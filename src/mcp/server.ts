@@ -3,10 +3,11 @@
 // Everything protocol-revision specific stays in this folder.
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
+import { describeTools } from './tool-list.ts';
 
 /** What a session needs from the daemon: the shared catalogue, config and invoker, once loaded. */
 export type SessionContext = Pick<ToolContext, 'catalog' | 'config' | 'invoker'>;
@@ -100,7 +101,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     return toCallToolResult(result);
   };
 
-  // registerTool gives tools/list (JSON Schema from the zod shapes, annotations, output schemas).
+  // registerTool keeps McpServer's bookkeeping (capabilities, enable/disable); tools/list and
+  // tools/call are answered by our own handlers below.
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -119,6 +121,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   // answers it as a tool result), and bad arguments are tool errors (isError) in plain words,
   // so the model can correct its next call.
   const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
+  const listed = describeTools(tools);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = byName.get(request.params.name);
     if (!entry) {

@@ -15,5 +15,5 @@ export function defineTool<S extends Record<string, z.ZodType>>(def: {
 
 /** Every tool but invoke: reads the catalogue, changes nothing, reaches nothing outside. */
 export function readOnly(title: string): ToolAnnotations {
-  return { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+  return { title, readOnlyHint: true, openWorldHint: false };
 }

@@ -10,7 +10,7 @@ export const endpointByCollection = defineTool({
   name: ENDPOINT_BY_COLLECTION,
   description:
     'List the endpoints of a collection (a group of specs). Without collection: the collections with their specs and counts.',
-  inputShape: { collection: z.string().optional().describe('collection name'), ...pageShape },
+  inputShape: { collection: z.string().optional(), ...pageShape },
   outputShape: listingOutputShape,
   annotations: readOnly('Endpoints by collection'),
   async handler({ collection, cursor, limit }, ctx) {

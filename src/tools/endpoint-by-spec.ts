@@ -9,9 +9,8 @@ export const ENDPOINT_BY_SPEC = 'endpoint_by_spec';
 export const endpointBySpec = defineTool({
   name: ENDPOINT_BY_SPEC,
   description:
-    'List the endpoints of one API spec in source order. Without spec: the loaded specs with endpoint counts. ' +
-    'Use search instead when you know what you want to do.',
-  inputShape: { spec: z.string().optional().describe('spec name'), ...pageShape },
+    'Endpoints of one API spec, in source order. Without spec: the specs with endpoint counts. Prefer search when you know the task.',
+  inputShape: { spec: z.string().optional(), ...pageShape },
   outputShape: listingOutputShape,
   annotations: readOnly('Endpoints by spec'),
   async handler({ spec, cursor, limit }, ctx) {

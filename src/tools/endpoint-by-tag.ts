@@ -9,7 +9,7 @@ export const ENDPOINT_BY_TAG = 'endpoint_by_tag';
 export const endpointByTag = defineTool({
   name: ENDPOINT_BY_TAG,
   description: "List the endpoints with one of the specs' tags. Without tag: the tags with counts (narrow with spec).",
-  inputShape: { tag: z.string().optional().describe('tag name'), spec: z.string().optional().describe('spec name'), ...pageShape },
+  inputShape: { tag: z.string().optional(), spec: z.string().optional(), ...pageShape },
   outputShape: listingOutputShape,
   annotations: readOnly('Endpoints by tag'),
   async handler({ tag, spec, cursor, limit }, ctx) {

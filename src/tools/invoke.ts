@@ -9,9 +9,8 @@ export const INVOKE = 'invoke';
 export const invoke = defineTool({
   name: INVOKE,
   description:
-    'Call an endpoint over HTTP and return its response. inspect it first. params: values by parameter name ' +
-    '(path, query, header; write query.name when two share a name). body: the request body as JSON. ' +
-    'Writes may be refused or need confirmation, as svc.yaml says.',
+    'Call an endpoint over HTTP; inspect it first. params: values by parameter name (query.name when two share a name). ' +
+    'body: the JSON request body. svc.yaml may refuse writes or ask the person to confirm.',
   inputShape: {
     endpointId: endpointIdShape,
     params: z.record(z.string(), z.unknown(), { error: 'params must be an object of values by parameter name' }).optional(),

@@ -11,7 +11,7 @@ export const MAX_LIMIT = 200;
 
 /** Input fields every paginated tool shares. */
 export const pageShape = {
-  cursor: z.string().optional().describe('nextCursor of the previous page'),
+  cursor: z.string().optional().describe('nextCursor from the last page'),
   limit: z
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })
@@ -31,18 +31,15 @@ const endpointItem = z.object({
   deprecated: z.boolean(),
 });
 
-/** structuredContent of every listing and of search. Overviews fill one of the optional groups. */
+/**
+ * structuredContent of every listing and of search. The schema names only what every answer has;
+ * overviews (a tool called without its name argument) add one group beside it: `specs`,
+ * `collections` or `tags`, each item with its `endpoints` count.
+ */
 export const listingOutputShape = {
   endpoints: z.array(endpointItem),
   total: z.number(),
   nextCursor: z.string().optional(),
-  specs: z
-    .array(z.object({ name: z.string(), collection: z.string(), title: z.string().optional(), endpoints: z.number() }))
-    .optional(),
-  collections: z
-    .array(z.object({ name: z.string(), endpoints: z.number(), specs: z.array(z.object({ name: z.string(), endpoints: z.number() })) }))
-    .optional(),
-  tags: z.array(z.object({ tag: z.string(), endpoints: z.number() })).optional(),
 };
 
 export type EndpointItem = z.infer<typeof endpointItem>;

@@ -8,13 +8,11 @@ import type { ToolContext } from './types.ts';
 
 export const ID_EXAMPLE = 'github:POST:/repos/{owner}/{repo}/issues';
 
-export const endpointIdShape = z
-  .string({ error: `endpointId must be a text like ${ID_EXAMPLE}` })
-  .min(1, { error: `endpointId must not be empty; ids look like ${ID_EXAMPLE}` })
-  .describe('spec:METHOD:/path, as listed');
+export const endpointIdShape = z.string({ error: `endpointId must be a text like ${ID_EXAMPLE}` }).describe('spec:METHOD:/path, as listed');
 
 export function findEndpoint(ctx: ToolContext, id: string): { endpoint: Endpoint; spec: ImportedSpec } {
   const wanted = id.trim();
+  if (wanted === '') throw new ToolInputError('empty-endpoint-id', 'endpointId must not be empty', `ids look like ${ID_EXAMPLE}; use search or endpoint_by_spec to find one`);
   let endpoint = ctx.catalog.get(wanted);
   if (!endpoint) {
     // Forgive a lower-case method (`github:post:/x`): the id is otherwise exact.
