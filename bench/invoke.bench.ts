@@ -9,8 +9,8 @@ import { importSpec } from '../src/import/index.ts';
 import { createInvoker } from '../src/invoke/index.ts';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/invoke/petstore.yaml');
-const WARMUP = 300;
-const ROUNDS = 2000;
+const WARMUP = 200;
+const ROUNDS = 1500;
 
 const BODY = JSON.stringify({ id: 7, name: 'Rex', tag: 'dog', owner: { id: 1, name: 'Ann' }, tags: ['a', 'b', 'c'] });
 
