@@ -19,6 +19,7 @@ let h: Harness;
 const outputs: InvokeResult[] = [];
 let tokenCalls = 0;
 let validToken = TOKENS[0]!;
+let tokenLifetime = 3600;
 
 before(async () => {
   Object.assign(process.env, SECRETS);
@@ -32,7 +33,7 @@ before(async () => {
     }
     const token = TOKENS[tokenCalls++ % TOKENS.length]!;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') }));
+    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: tokenLifetime, scope: form.get('scope') }));
   });
   server.route('/api/secure/oauth', (req, res) => {
     if (req.headers.authorization !== `Bearer ${validToken}`) {
@@ -137,6 +138,37 @@ describe('auth kinds', () => {
     assert.equal(r.isError, true);
     assert.match(r.text, /^HTTP 401 Unauthorized\nwww-authenticate: Bearer error="invalid_token"/);
     assert.equal(tokenCalls - before, 1, 'fetched again once, not in a loop');
+  });
+});
+
+describe('OAuth2 token cache', () => {
+  const oauthOnly = (): string =>
+    `serverVariables:\n  port: "${server.port}"\nauth:\n  - { type: oauth2, tokenUrl: "${server.origin}/oauth/token", clientId: svc-client, clientSecret: "\${SVC_TEST_CLIENT_SECRET}", scopes: [], scheme: oauth }`;
+
+  test('concurrent calls share one token request', async () => {
+    const h2 = await harness('petstore.yaml', 'pets', oauthOnly());
+    const before = tokenCalls;
+    validToken = TOKENS[tokenCalls % TOKENS.length]!;
+    const results = await Promise.all([h2.call('GET:/secure/oauth', {}), h2.call('GET:/secure/oauth', {}), h2.call('GET:/secure/oauth', {})]);
+    outputs.push(...results);
+    for (const r of results) assert.equal(r.isError, undefined, r.text);
+    assert.equal(tokenCalls - before, 1);
+  });
+
+  test('a token about to expire is fetched again before use', async () => {
+    tokenLifetime = 10; // less than svc's 30 s safety margin: never reused
+    try {
+      const h2 = await harness('petstore.yaml', 'pets', oauthOnly());
+      const before = tokenCalls;
+      validToken = TOKENS[tokenCalls % TOKENS.length]!;
+      outputs.push(await h2.call('GET:/secure/oauth', {}));
+      validToken = TOKENS[tokenCalls % TOKENS.length]!;
+      outputs.push(await h2.call('GET:/secure/oauth', {}));
+      assert.equal(tokenCalls - before, 2);
+      assert.equal(outputs.at(-1)!.isError, undefined, outputs.at(-1)!.text);
+    } finally {
+      tokenLifetime = 3600;
+    }
   });
 });
 
