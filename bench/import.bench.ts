@@ -102,12 +102,20 @@ async function time(stage: Stage, file: string, runs: number): Promise<number> {
   return median(ms);
 }
 
-/** Heap and RSS growth while the stage's result is alive, after a full collection. */
+/** Full collections until the heap settles (weak maps and finalizers need more than one pass). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    globalThis.gc?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Heap and RSS growth while the stage's result is alive, after full collections. */
 async function retained(stage: Stage, file: string): Promise<{ heap: number; rss: number; keep: unknown }> {
-  globalThis.gc?.();
+  await settle();
   const before = process.memoryUsage();
   const keep = await stage.run(file);
-  globalThis.gc?.();
+  await settle();
   const after = process.memoryUsage();
   return { heap: after.heapUsed - before.heapUsed, rss: after.rss - before.rss, keep };
 }

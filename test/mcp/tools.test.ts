@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { countTokens } from 'gpt-tokenizer';
 import type { SessionContext } from '../../src/mcp/server.ts';
 import { call, inMemoryClient, sessionContext, textOf, workspace, type Workspace } from './support.ts';
 
@@ -56,6 +57,12 @@ describe('MCP tools over the in-memory transport', () => {
       const invoke = tools.find((t) => t.name === 'invoke')!;
       assert.deepEqual(Object.keys(invoke.inputSchema.properties ?? {}).sort(), ['body', 'endpointId', 'params']);
       assert.deepEqual(invoke.inputSchema.required, ['endpointId']);
+    });
+
+    it('costs the model under 1,200 tokens for the whole tools/list', async () => {
+      const { tools } = await client.listTools();
+      const tokens = countTokens(JSON.stringify({ tools }));
+      assert.ok(tokens < 1200, `tools/list is ${tokens} tokens`);
     });
 
     it('sends instructions that explain the workflow and the id format', () => {
