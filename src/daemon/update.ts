@@ -17,7 +17,7 @@ import {
   type UpdateResult,
 } from '../ipc/protocol.ts';
 import { FileDigests } from './digests.ts';
-import { diffEndpoints, NO_DIFF, type EndpointDiff } from './diff.ts';
+import { diffSpecs, NO_DIFF, type EndpointDiff } from './diff.ts';
 
 export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportOutcome>;
 
@@ -148,8 +148,10 @@ export class Updater {
         const spec = outcome.spec;
         // Prime the digest cache, so the next no-change update only stats these files.
         await this.#digests.specHash(spec.files);
-        const diff = prev?.serving ? diffEndpoints(prev.serving.endpoints, spec.endpoints) : diffEndpoints([], spec.endpoints);
-        const state: SpecUpdateState = !prev?.serving ? 'added' : diff.added.length + diff.removed.length + diff.changed.length > 0 || prev.failure ? 'changed' : 'unchanged';
+        const diff = diffSpecs(prev?.serving, spec);
+        // Re-imported because its files (or import settings) changed: `changed` even when no endpoint
+        // differs (a title, an unused component), so the report never hides that a new version serves.
+        const state: SpecUpdateState = prev?.serving ? 'changed' : 'added';
         next.push({ config: sc, serving: spec, files: spec.files, importKey });
         reports.push(report(sc, state, diff, spec.warnings, [], false, ms));
       } else {
@@ -170,7 +172,7 @@ export class Updater {
     const kept = new Set(config.specs.map((s) => s.name));
     for (const prev of this.#states) {
       if (kept.has(prev.config.name)) continue;
-      const diff = diffEndpoints(prev.serving?.endpoints ?? [], []);
+      const diff = diffSpecs(prev.serving, undefined);
       reports.push(report(prev.config, 'removed', diff, [], [], false, 0));
     }
 
