@@ -31,6 +31,9 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
+  // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: without a
+  // listener the stream's 'error' event would be thrown and take the daemon down with it.
+  ctx.stderr.on('error', () => {});
   // `svc update` re-reads the config the same way it was first read (svc.yaml, or the FILE arguments).
   const read = async (): Promise<Config> =>
     applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
