@@ -22,6 +22,8 @@ export interface BoundArgs {
 
 const AJV_OPTIONS = {
   allErrors: true,
+  // Errors carry their schema, so an anyOf failure can list its alternatives in one line.
+  verbose: true,
   strict: false,
   validateFormats: false,
   logger: false,
@@ -182,13 +184,20 @@ export function chooseContent(contents: readonly BodyContent[], wanted: string |
 
 function ajvProblems(where: string, errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [`${where}: invalid`];
+  // An anyOf/oneOf failure is told once, with its alternatives; its branches' errors at the same
+  // place would only repeat it piecemeal.
+  const alternatives = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
   const seen = new Set<string>();
   const out: string[] = [];
   for (const e of errors) {
-    // anyOf/oneOf explain themselves through their branches' errors; keep the summary short.
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && alternatives.has(e.instancePath) && e.keyword !== 'required') continue;
     let msg = e.message ?? 'invalid';
     if (e.keyword === 'enum') msg = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     if (e.keyword === 'additionalProperties') msg = `unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'`;
+    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && Array.isArray(e.schema)) {
+      const labels = [...new Set((e.schema as Array<Record<string, unknown>>).map((b) => (Array.isArray(b.enum) && b.enum.length === 1 ? JSON.stringify(b.enum[0]) : typeLabel(b))))];
+      msg = `must be ${e.keyword === 'oneOf' ? 'exactly one' : 'one'} of: ${labels.join(', ')}`;
+    }
     const line = `${where}${e.instancePath}: ${msg}`;
     if (!seen.has(line)) {
       seen.add(line);

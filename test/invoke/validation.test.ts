@@ -46,6 +46,11 @@ describe('parameters', () => {
     assert.match(text, /Expected params: limit \(query, integer\), status \(query, string\), tags \(query, string\[\]\)/);
   });
 
+  test('a value matching no alternative of anyOf is told once, with the alternatives', async () => {
+    const text = await refused('GET:/pets', { params: { size: true } });
+    assert.match(text, /^Invalid arguments for GET \/pets:\n- size: must be one of: integer, string: "small"\|"large"\nExpected params:/);
+  });
+
   test('array items are checked', async () => {
     const text = await refused('GET:/pets', { params: { ids: [1, 'two'] } });
     assert.match(text, /- ids\/1: must be integer/);
