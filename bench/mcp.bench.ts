@@ -3,7 +3,7 @@
 // in tokens (tools/list, a listing line, inspect of large endpoints against the raw dereferenced
 // operation). The JSON.parse time of the same file, measured in the same run, is the yardstick.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -173,6 +173,7 @@ export async function run(): Promise<string> {
     `| spawn -> first tools/list answer | ${ms(toolsListMs)} ms |`,
     `| spawn -> first search answer (catalogue loaded) | ${ms(firstSearchMs)} ms |`,
     `| peak RSS of the server (VmHWM, after all calls below) | ${peak} |`,
+    `| machine load (1-minute average) when the run ended | ${loadavg()[0]!.toFixed(1)} |`,
     '',
     `Round trips over stdio, ${ROUND_TRIPS} calls each (varied queries, ids and pages):`,
     '',
