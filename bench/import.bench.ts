@@ -104,9 +104,9 @@ async function time(stage: Stage, file: string, runs: number): Promise<number> {
 
 /** Full collections until the heap settles (weak maps and finalizers need more than one pass). */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     globalThis.gc?.();
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
