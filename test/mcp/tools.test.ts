@@ -52,10 +52,10 @@ describe('MCP tools over the in-memory transport', () => {
       }
     });
 
-    it('gives invoke its final input schema: endpointId, params, body', async () => {
+    it('gives invoke its final input schema: endpointId, params, body, contentType', async () => {
       const { tools } = await client.listTools();
       const invoke = tools.find((t) => t.name === 'invoke')!;
-      assert.deepEqual(Object.keys(invoke.inputSchema.properties ?? {}).sort(), ['body', 'endpointId', 'params']);
+      assert.deepEqual(Object.keys(invoke.inputSchema.properties ?? {}).sort(), ['body', 'contentType', 'endpointId', 'params']);
       assert.deepEqual(invoke.inputSchema.required, ['endpointId']);
     });
 
