@@ -239,7 +239,8 @@ export class Catalog {
     const parsed = parseQuery(query);
     const accept = this.#acceptor(filters);
     if (accept === null) return [];
-    const ranked = this.#index.rank(parsed, { limit, accept });
+    const all = filters.spec === undefined && filters.collection === undefined && filters.tag === undefined && filters.method === undefined;
+    const ranked = this.#index.rank(parsed, { limit, accept, all });
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     // A path the query names outright comes first: the caller already knows what it wants.

@@ -47,6 +47,7 @@ type Doc = { readonly i: number } & Readonly<Record<Field, string>>;
 
 /** How much of a long description is worth indexing (beyond it, prose rarely names the endpoint). */
 const DESCRIPTION_CHARS = 600;
+
 /** How many text matches the re-ranking looks at. */
 const RERANK_POOL = 120;
 
@@ -126,8 +127,10 @@ export function makeEntry(endpoint: Endpoint, doc: number): Entry {
 
 function documentOf(entry: Entry): Doc {
   const e = entry.endpoint;
-  const description = e.description ? plainText(e.description) : '';
-  const head = e.description ? firstSentence(e.description) : '';
+  // Only the start of a long description is indexed, so only the start is cleaned.
+  const raw = e.description ? e.description.slice(0, DESCRIPTION_CHARS * 3) : '';
+  const description = raw ? plainText(raw) : '';
+  const head = raw ? firstSentence(raw) : '';
   const params: string[] = [];
   for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params.push(p.name);
   return {
@@ -286,6 +289,8 @@ const METHOD_FIT_DEFAULT = 0.35;
 export interface RankOptions {
   readonly limit: number;
   readonly accept: (entry: Entry) => boolean;
+  /** `accept` takes everything: skip calling it. */
+  readonly all?: boolean;
 }
 
 export interface Ranked {
@@ -336,13 +341,16 @@ export class SearchIndex {
   rank(parsed: ParsedQuery, options: RankOptions): Ranked[] {
     if (parsed.terms.length === 0) return [];
     const weights = parsed.weights;
-    const filter = (r: SearchResult) => {
-      const entry = this.#entries.get(r.id as number);
-      return entry !== undefined && options.accept(entry);
+    // `boostDocument` runs before MiniSearch builds a result object, so a 0 there is the cheapest filter.
+    const entries = this.#entries;
+    const accept = options.accept;
+    const boostDocument = options.all ? undefined : (id: number) => {
+      const entry = entries.get(id);
+      return entry !== undefined && accept(entry) ? 1 : 0;
     };
     const run = (fuzzy: boolean) =>
       this.#mini.search(parsed.terms.join(' '), {
-        filter,
+        ...(boostDocument ? { boostDocument } : {}),
         boostTerm: (term) => weights.get(term) ?? 1,
         prefix: (term) => term.length >= 5,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,

@@ -1,0 +1,186 @@
+// Search quality and speed: hit@1, hit@5 and MRR per spec on the project's query sets (tuned and
+// held out), beside a baseline of MiniSearch defaults on summary/description/path; search latency
+// with 100,000 endpoints indexed; catalogue build time for GitHub's REST description when cached.
+//   npm run bench:search                       (through the bench runner, writes BENCHMARKS.md)
+//   node --import tsx bench/search.bench.ts    (prints the section)
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
+import { Catalog } from '../src/catalog/index.ts';
+import { importSpec } from '../src/import/index.ts';
+import type { Endpoint, ImportedSpec } from '../src/model/index.ts';
+import {
+  QUERY_SPECS,
+  type Query,
+  type Scores,
+  corpusAvailable,
+  evaluate,
+  importQuerySpecs,
+  loadQueries,
+  resolveIds,
+} from '../test/search/harness.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TARGET_ENDPOINTS = 100_000;
+const LATENCY_ROUNDS = 3;
+
+/** The baseline: MiniSearch as it comes, over the fields a first attempt would pick. */
+function baselineSearch(endpoints: readonly Endpoint[]): (q: Query) => string[] {
+  const mini = new MiniSearch<{ id: string; summary: string; description: string; path: string }>({
+    fields: ['summary', 'description', 'path'],
+  });
+  mini.addAll(endpoints.map((e) => ({ id: e.id, summary: e.summary ?? '', description: e.description ?? '', path: e.path })));
+  return (q) =>
+    mini
+      .search(q.query, { filter: (r) => (r.id as string).startsWith(`${q.spec}:`) })
+      .slice(0, 10)
+      .map((r) => r.id as string);
+}
+
+const fmt = (n: number) => n.toFixed(2);
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** The same specs again under distinct names until the catalogue holds `target` endpoints. */
+function replicate(specs: readonly ImportedSpec[], target: number): ImportedSpec[] {
+  const out: ImportedSpec[] = [...specs];
+  let total = specs.reduce((n, s) => n + s.endpoints.length, 0);
+  for (let copy = 2; total < target; copy++) {
+    for (const s of specs) {
+      if (total >= target) break;
+      const name = `${s.name}-${copy}`;
+      const endpoints = s.endpoints.map((e) => ({ ...e, spec: name, id: `${name}${e.id.slice(s.name.length)}` }));
+      out.push({ ...s, name, endpoints });
+      total += endpoints.length;
+    }
+  }
+  return out;
+}
+
+function githubFile(): string | undefined {
+  const dir = path.join(REPO, '.cache', 'octokit-openapi');
+  if (!existsSync(dir)) return undefined;
+  for (const version of readdirSync(dir).sort().reverse()) {
+    const file = path.join(dir, version, 'package', 'generated', 'api.github.com.json');
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function scoreRow(label: string, ours: Scores, base: Scores): string {
+  return `| ${label} | ${ours.queries} | **${fmt(ours.hit1)}** | **${fmt(ours.hit5)}** | **${fmt(ours.mrr)}** | ${fmt(base.hit1)} | ${fmt(base.hit5)} | ${fmt(base.mrr)} |`;
+}
+
+export async function run(): Promise<string> {
+  const lines: string[] = ['## Search', ''];
+  if (!corpusAvailable()) {
+    return [...lines, 'Skipped: the API description corpus (`../shared/specs`) is not present.'].join('\n');
+  }
+
+  const specs = await importQuerySpecs();
+  const started = performance.now();
+  const catalog = new Catalog(specs);
+  const buildMs = performance.now() - started;
+  const queries = resolveIds(loadQueries(), catalog.list({}));
+  const ours = (q: Query) => catalog.search(q.query, { spec: q.spec }, 10).map((h) => h.endpoint.id);
+  const baseline = baselineSearch(catalog.list({}));
+
+  lines.push(
+    `Query sets: \`test/search/queries/*.tsv\`, ${queries.length} natural-language queries over ${QUERY_SPECS.length} real API descriptions ` +
+      `(${catalog.size.toLocaleString('en-US')} endpoints), each with its acceptable endpoint ids; every query is searched within its spec. ` +
+      'Held-out specs were never looked at while tuning the ranking. Baseline: MiniSearch defaults (its own tokenizer, no boosts, ' +
+      'no prefix or fuzzy) over summary, description and path.',
+    '',
+    '| Spec | Queries | hit@1 | hit@5 | MRR | baseline hit@1 | baseline hit@5 | baseline MRR |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const heldOut of [false, true]) {
+    const set = queries.filter((q) => q.heldOut === heldOut);
+    for (const s of QUERY_SPECS.filter((x) => x.heldOut === heldOut)) {
+      const mine = set.filter((q) => q.spec === s.name);
+      if (mine.length === 0) continue;
+      lines.push(scoreRow(`${s.name}${heldOut ? ' (held out)' : ''}`, evaluate(mine, ours).scores, evaluate(mine, baseline).scores));
+    }
+    if (set.length > 0) {
+      lines.push(scoreRow(heldOut ? '**held out, overall**' : '**tuned, overall**', evaluate(set, ours).scores, evaluate(set, baseline).scores));
+    }
+  }
+  lines.push(scoreRow('**all queries**', evaluate(queries, ours).scores, evaluate(queries, baseline).scores));
+  const misses = evaluate(queries, ours).misses.filter((m) => m.rank === 0 || m.rank > 5);
+  if (misses.length > 0) {
+    lines.push('', `Not in the top five (${misses.length}): ${misses.map((m) => `"${m.query.query}" (${m.query.spec})`).join(', ')}.`);
+  }
+
+  // Latency with 100,000 endpoints: the corpus again under distinct spec names.
+  const big = replicate(specs, TARGET_ENDPOINTS);
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const bigStarted = performance.now();
+  const bigCatalog = new Catalog(big);
+  const bigBuildMs = performance.now() - bigStarted;
+  globalThis.gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
+  const timings = (filtered: boolean): number[] => {
+    for (const q of queries.slice(0, 20)) bigCatalog.search(q.query, filtered ? { spec: q.spec } : {}, 10); // warm-up
+    const out: number[] = [];
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      for (const q of queries) {
+        const t = performance.now();
+        bigCatalog.search(q.query, filtered ? { spec: q.spec } : {}, 10);
+        out.push(performance.now() - t);
+      }
+    }
+    return out.sort((a, b) => a - b);
+  };
+  const whole = timings(false);
+  const inSpec = timings(true);
+  const suggestTimes: number[] = [];
+  for (const q of queries) {
+    const id = q.accept[0]!;
+    const wrong = `${id.slice(0, -1)}x`; // an unknown id one character off
+    const t = performance.now();
+    bigCatalog.suggest(wrong);
+    suggestTimes.push(performance.now() - t);
+  }
+  suggestTimes.sort((a, b) => a - b);
+
+  lines.push(
+    '',
+    `Latency with ${bigCatalog.size.toLocaleString('en-US')} endpoints indexed (the ${specs.length} specs repeated under ${big.length} distinct names; ` +
+      `${queries.length} queries x ${LATENCY_ROUNDS} rounds, top 10):`,
+    '',
+    '| Operation | p50 ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|',
+    `| search, whole catalogue | ${ms(percentile(whole, 50))} | ${ms(percentile(whole, 99))} | ${ms(whole[whole.length - 1]!)} |`,
+    `| search, one spec | ${ms(percentile(inSpec, 50))} | ${ms(percentile(inSpec, 99))} | ${ms(inSpec[inSpec.length - 1]!)} |`,
+    `| suggest for an unknown id | ${ms(percentile(suggestTimes, 50))} | ${ms(percentile(suggestTimes, 99))} | ${ms(suggestTimes[suggestTimes.length - 1]!)} |`,
+    '',
+    '| Catalogue build | Endpoints | ms | heap MB |',
+    '|---|---:|---:|---:|',
+    `| query-set specs | ${catalog.size.toLocaleString('en-US')} | ${ms(buildMs)} | |`,
+    `| 100k replicated | ${bigCatalog.size.toLocaleString('en-US')} | ${ms(bigBuildMs)} | ${globalThis.gc ? ((heapAfter - heapBefore) / 1024 ** 2).toFixed(0) : 'n/a (no --expose-gc)'} |`,
+  );
+
+  const github = githubFile();
+  if (github) {
+    const outcome = await importSpec(github, { name: 'github', collection: 'github' });
+    if (outcome.ok) {
+      const t = performance.now();
+      const gh = new Catalog([outcome.spec]);
+      const ghMs = performance.now() - t;
+      lines.push(`| GitHub REST (${path.basename(path.dirname(path.dirname(path.dirname(github))))}) | ${gh.size.toLocaleString('en-US')} | ${ms(ghMs)} | |`);
+    }
+  } else {
+    lines.push('', 'GitHub REST description not cached (`.cache/octokit-openapi`, fetched by the import bench): its build time is not measured.');
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${await run()}\n`);
+}
