@@ -147,7 +147,11 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       reportOutcomes(result, log, performance.now() - started);
       void services?.seed(config, result);
     },
-    (error: unknown) => log(`import failed: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) => {
+      log(`import failed: ${error instanceof Error ? error.message : String(error)}`);
+      // Updates wait for the first import: let them run (and retry every spec) rather than hang.
+      void services?.seed(config, []);
+    },
   );
   const context = async (): Promise<SessionContext> => {
     await ready;

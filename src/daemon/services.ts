@@ -65,13 +65,26 @@ export class DaemonServices {
   #transport: TransportInfo = { transport: 'starting' };
   #seeded: Promise<void>;
   #resolveSeeded!: () => void;
+  #isSeeded = false;
   #closing: Promise<void> | undefined;
 
   private constructor(options: DaemonServicesOptions) {
     this.#options = options;
     this.updater = new Updater({ catalog: options.catalog, reload: options.reload, importSpec });
     this.#seeded = new Promise((resolve) => (this.#resolveSeeded = resolve));
-    this.#watcher = options.watch === false ? undefined : new SpecWatcher({ configFile: options.config.file, log: options.log });
+    this.#watcher =
+      options.watch === false
+        ? undefined
+        : new SpecWatcher({
+            configFile: options.config.file,
+            log: options.log,
+            // Before the first import there is nothing served to compare with: every change counts.
+            confirm: async (specs) => {
+              if (!this.#isSeeded) return specs;
+              const real = await Promise.all(specs.map((s) => this.updater.changedOnDisk(s)));
+              return specs.filter((_, i) => real[i]);
+            },
+          });
   }
 
   /** Claims the IPC socket (throws DaemonRunningError when a live daemon holds it) and starts watching. */
@@ -106,6 +119,7 @@ export class DaemonServices {
   async seed(config: Config, outcomes: readonly ImportOutcome[]): Promise<void> {
     const primed = this.updater.seed(config, outcomes);
     this.#watcher?.setFiles(this.updater.watchedFiles());
+    this.#isSeeded = true;
     this.#resolveSeeded();
     await primed;
   }
@@ -130,9 +144,16 @@ export class DaemonServices {
     return result;
   }
 
+  /** Answers at once, also while the first import runs (then every spec shows `loading`). */
   async status(): Promise<StatusResult> {
-    await this.#seeded;
-    const pending = this.#watcher?.pending() ?? { specs: new Map<string, readonly string[]>(), config: false };
+    const loading = !this.#isSeeded;
+    const states = loading ? this.#options.config.specs.map((config) => ({ config, files: [], importKey: '' })) : this.updater.states;
+    const reported = this.#watcher?.pending() ?? { specs: new Map<string, readonly string[]>(), config: false };
+    // Checked again now: a change the watcher saw while an update was reading it has been applied.
+    const still = loading
+      ? [...reported.specs]
+      : (await Promise.all([...reported.specs].map(async (entry) => ((await this.updater.changedOnDisk(entry[0])) ? [entry] : [])))).flat();
+    const pending = { specs: new Map(still), config: reported.config };
     return buildStatus({
       pid: process.pid,
       version: SVC_VERSION,
@@ -141,7 +162,8 @@ export class DaemonServices {
       ...(this.#transport.url !== undefined ? { url: this.#transport.url } : {}),
       socket: this.socketPath,
       config: this.#options.config.file,
-      states: this.updater.states,
+      states,
+      loading,
       pending,
       sessions: this.#transport.sessions?.() ?? this.metrics.sessions,
       metrics: this.metrics,

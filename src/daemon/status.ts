@@ -18,6 +18,8 @@ export interface StatusInput {
   readonly sessions: number;
   readonly metrics: Metrics;
   readonly lastUpdate?: UpdateResult;
+  /** The first import is still running. */
+  readonly loading: boolean;
 }
 
 export function buildStatus(input: StatusInput): StatusResult {
@@ -35,7 +37,7 @@ export function buildStatus(input: StatusInput): StatusResult {
       endpoints: spec?.endpoints.length ?? 0,
       deprecated: spec ? countDeprecated(spec.endpoints) : 0,
       ...(spec ? { indexedAt: spec.importedAt } : {}),
-      state: s.failure ? 'failed' : pending.length > 0 ? 'pending' : 'ok',
+      state: input.loading ? 'loading' : s.failure ? 'failed' : pending.length > 0 ? 'pending' : 'ok',
       errors: (s.failure?.errors ?? []).map(diagnosticView),
       pending,
     };
@@ -65,6 +67,7 @@ export function buildStatus(input: StatusInput): StatusResult {
     toolCalls,
     ...(input.lastUpdate ? { lastUpdate: input.lastUpdate } : {}),
     pendingConfig: input.pending.config,
+    loading: input.loading,
   };
 }
 

@@ -27,7 +27,13 @@ export interface SpecState {
   /** The version in service (the last one that imported), if any ever did. */
   readonly serving?: ImportedSpec;
   /** Errors of the last import when it failed (then `serving` is the older good version). */
-  readonly failure?: { readonly errors: readonly Diagnostic[]; readonly warnings: readonly Diagnostic[]; readonly at: number };
+  readonly failure?: {
+    readonly errors: readonly Diagnostic[];
+    readonly warnings: readonly Diagnostic[];
+    readonly at: number;
+    /** Hash of the files the failed attempt read, to tell whether they changed since. */
+    readonly hash?: string;
+  };
   /** Files the last import read (or tried to): what the watcher watches. */
   readonly files: readonly string[];
   /** Import options the serving version was built with: a change means re-import. */
@@ -155,8 +161,9 @@ export class Updater {
         next.push({ config: sc, serving: spec, files: spec.files, importKey });
         reports.push(report(sc, state, diff, spec.warnings, [], false, ms));
       } else {
-        const failure = { errors: outcome.errors, warnings: outcome.warnings, at: Date.now() };
         const files = outcome.files.length > 0 ? outcome.files : [sc.path];
+        const failedHash = await this.#digests.specHash(files);
+        const failure = { errors: outcome.errors, warnings: outcome.warnings, at: Date.now(), ...(failedHash !== undefined ? { hash: failedHash } : {}) };
         next.push({
           config: sc,
           ...(prev?.serving ? { serving: prev.serving } : {}),
@@ -215,6 +222,18 @@ export class Updater {
     });
     this.#config = config;
     return Promise.all(this.#states.map((s) => (s.serving ? this.#digests.specHash(s.serving.files) : undefined))).then(() => {});
+  }
+
+  /**
+   * Whether a spec's files on disk differ from what its last import read: what `pending` means.
+   * A change the watcher reports late, after an update already read it, is not pending.
+   */
+  async changedOnDisk(name: string): Promise<boolean> {
+    const state = this.#states.find((s) => s.config.name === name);
+    if (!state) return false;
+    if (state.failure) return state.failure.hash === undefined || (await this.#digests.specHash(state.files)) !== state.failure.hash;
+    if (!state.serving) return true;
+    return (await this.#digests.specHash(state.serving.files)) !== state.serving.hash;
   }
 
   /** A spec needs an import unless its last import worked and no file it read has changed. */

@@ -19,6 +19,11 @@ export interface SpecWatcherOptions {
   /** Called after a change was recorded (tests, status push). */
   readonly onChange?: (file: string, specs: readonly string[]) => void;
   readonly delayMs?: number;
+  /**
+   * Of the specs a changed file belongs to, those whose files really differ from what is served
+   * (an editor touching a file, or a change an update already read, is not pending).
+   */
+  readonly confirm?: (specs: readonly string[]) => Promise<readonly string[]>;
 }
 
 export class SpecWatcher {
@@ -26,6 +31,7 @@ export class SpecWatcher {
   readonly #log: (line: string) => void;
   readonly #onChange: ((file: string, specs: readonly string[]) => void) | undefined;
   readonly #configFile: string | undefined;
+  readonly #confirm: ((specs: readonly string[]) => Promise<readonly string[]>) | undefined;
   /** file -> spec names that read it. */
   #owners = new Map<string, readonly string[]>();
   #pending = new Map<string, Set<string>>();
@@ -37,6 +43,7 @@ export class SpecWatcher {
     this.#log = options.log ?? (() => {});
     this.#onChange = options.onChange;
     this.#configFile = options.configFile;
+    this.#confirm = options.confirm;
     const delay = options.delayMs ?? WATCH_DELAY_MS;
     this.#watcher = watch([], {
       ignoreInitial: true,
@@ -45,7 +52,7 @@ export class SpecWatcher {
       awaitWriteFinish: { stabilityThreshold: delay, pollInterval: Math.max(10, Math.round(delay / 4)) },
     });
     this.#ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
-    const changed = (path: string): void => this.#record(path);
+    const changed = (path: string): void => void this.#record(path);
     this.#watcher.on('change', changed);
     this.#watcher.on('add', changed);
     this.#watcher.on('unlink', changed);
@@ -69,15 +76,17 @@ export class SpecWatcher {
     return this.#ready;
   }
 
-  #record(path: string): void {
+  async #record(path: string): Promise<void> {
     if (path === this.#configFile) {
       if (!this.#configPending) this.#log(`${path} changed; run \`svc update\` to apply it`);
       this.#configPending = true;
       this.#onChange?.(path, []);
       return;
     }
-    const specs = this.#owners.get(path);
-    if (!specs) return;
+    const owners = this.#owners.get(path);
+    if (!owners) return;
+    const specs = this.#confirm ? await this.#confirm(owners).catch(() => owners) : owners;
+    if (specs.length === 0 || this.#closed) return;
     const fresh = specs.filter((s) => !this.#pending.has(s));
     for (const s of specs) {
       let files = this.#pending.get(s);

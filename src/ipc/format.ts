@@ -102,11 +102,12 @@ export function formatStatus(s: StatusResult): string {
   lines.push(`  transport ${s.transport}${s.url ? ` at ${s.url}` : ''}`);
   lines.push(`  socket    ${s.socket}`);
   lines.push(`  config    ${s.config}${s.pendingConfig ? ' (changed on disk, run svc update)' : ''}`);
-  lines.push(`  specs:`);
+  lines.push(`  specs:${s.loading ? ' (first import still running)' : ''}`);
   for (const spec of s.specs) {
     const fmt = [spec.format, spec.version ? `v${spec.version}` : ''].filter(Boolean).join(' ');
     const state =
       spec.state === 'failed' ? `FAILED: ${spec.errors[0] ? `${placeOf(spec.errors[0])}: ${spec.errors[0].message}` : 'unknown error'}`
+      : spec.state === 'loading' ? 'loading'
       : 'ok';
     lines.push(
       `    ${spec.name} (${fmt || 'unknown format'}; collection ${spec.collection}): ${plural(spec.endpoints, 'endpoint')}, ${spec.deprecated} deprecated; indexed ${when(spec.indexedAt)}; ${state}`,

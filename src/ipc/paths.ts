@@ -4,7 +4,7 @@
 // `--socket` / SVC_SOCKET name one explicit path instead: then only one daemon can hold it.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, realpathSync, statSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SvcError } from '../model/errors.ts';
 
@@ -40,7 +40,8 @@ export function socketTarget(options: TargetOptions): SocketTarget {
   if (fromEnv) return explicit(fromEnv, SOCKET_ENV, cwd);
   if (options.configSocket) return explicit(options.configSocket, 'socket (in svc.yaml)', cwd);
   const key = configKey(resolve(cwd, options.configFile));
-  if (platform === 'win32') return { kind: 'dir', dir: `\\\\.\\pipe\\svc-${key}-`, source: 'default' };
+  // Windows: named pipes live in one flat namespace, so the user's name is part of the prefix.
+  if (platform === 'win32') return { kind: 'dir', dir: `\\\\.\\pipe\\svc-${userName()}-${key}-`, source: 'default' };
   const runtime = env['XDG_RUNTIME_DIR'];
   const base = runtime ? join(runtime, 'svc') : join(env['TMPDIR'] || tmpdir(), `svc-${uid()}`);
   return { kind: 'dir', dir: join(base, key), source: runtime ? 'XDG_RUNTIME_DIR' : 'TMPDIR' };
@@ -59,6 +60,14 @@ export function configKey(absoluteConfig: string): string {
     // Not there (yet): the daemon serving FILE args, or a typo the CLI reports later.
   }
   return createHash('sha256').update(real).digest('hex').slice(0, 12);
+}
+
+function userName(): string {
+  try {
+    return userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+  } catch {
+    return 'user';
+  }
 }
 
 function uid(): string {

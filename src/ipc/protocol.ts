@@ -104,7 +104,8 @@ export interface UpdateResult {
   readonly ms: number;
 }
 
-export type SpecHealth = 'ok' | 'failed' | 'pending';
+/** `loading`: the daemon's first import is still running. */
+export type SpecHealth = 'ok' | 'failed' | 'pending' | 'loading';
 
 export interface SpecStatus {
   readonly name: string;
@@ -151,6 +152,8 @@ export interface StatusResult {
   readonly lastUpdate?: UpdateResult;
   /** Files changed on disk that belong to no spec (svc.yaml itself). */
   readonly pendingConfig: boolean;
+  /** True while the first import runs (specs show state `loading`). */
+  readonly loading: boolean;
 }
 
 /** search / inspect / list replies: the same text and JSON the MCP tool would return. */

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WATCH_DELAY_MS } from '../../src/daemon/watcher.ts';
 import type { StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
+import { request } from '../../src/ipc/client.ts';
 import { openapi, project, startDaemon, svc, svcJson, until, type Daemon, type Op, type Project } from './support.ts';
 
 type UpdateJson = { daemons: { pid: number; result?: UpdateResult; error?: unknown }[]; wallMs: number };
@@ -116,6 +117,18 @@ describe('svc update on a running daemon', () => {
     assert.match(run.stdout, /catalogue updated in [\d.]+ m?s/);
   });
 
+  test('concurrent updates run one after the other: the first applies the change, the second finds nothing to do', async () => {
+    pets = [...pets, { method: 'PUT', path: '/pets/{id}', summary: 'Replace a pet', tag: 'pets' }];
+    p.write('specs/pets.yaml', openapi('Pets', pets));
+    const [a, b, c] = await Promise.all([request(daemon.socket, 'update'), request(daemon.socket, 'update'), request(daemon.socket, 'update')]);
+    const states = [a, b, c].map((r) => spec(r, 'pets').state);
+    assert.deepEqual(states, ['changed', 'unchanged', 'unchanged']);
+    assert.deepEqual(spec(a, 'pets').added.sample, ['pets:PUT:/pets/{id}']);
+    // Serialized: each starts after the one before finished.
+    assert.ok(b.startedAt >= a.startedAt && c.startedAt >= b.startedAt);
+    assert.ok(b.generation === a.generation && c.generation === a.generation, 'no-change updates do not swap the catalogue');
+  });
+
   test('marking an endpoint deprecated is a change and shows in the status counts', async () => {
     pets = pets.map((o) => (o.method === 'POST' ? { ...o, deprecated: true } : o));
     p.write('specs/pets.yaml', openapi('Pets', pets));
@@ -150,7 +163,7 @@ describe('svc update on a running daemon', () => {
     const st = await status(p);
     const petsStatus = st.specs.find((s) => s.name === 'pets')!;
     assert.equal(petsStatus.state, 'failed');
-    assert.equal(petsStatus.endpoints, 3);
+    assert.equal(petsStatus.endpoints, pets.length);
     assert.match(petsStatus.errors[0]!.message, /YAML/);
     assert.equal(st.totals.failed, 1);
     const human = await svc(p, ['status']);
