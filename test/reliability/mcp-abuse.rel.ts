@@ -108,7 +108,8 @@ describe('MCP transport under abuse', () => {
     const sid = await rawSession();
     const unknown = messages((await post(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'no/such/method' }), { 'mcp-session-id': sid })).text);
     assert.equal((unknown[0]?.['error'] as { code: number } | undefined)?.code, -32601);
-    const badTool = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as { isError?: boolean };
+    // An unknown tool may come back as a tool error or as the JSON-RPC -32602 the spec asks for.
+    const badTool = (await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: { code?: number }) => ({ isError: e.code === -32602 }))) as { isError?: boolean };
     assert.equal(badTool.isError, true);
     for (const args of [{ query: 42 }, { query: null }, { query: ['a'] }, { endpointId: { $ref: '/etc/passwd' } }, { query: 'x', limit: -1 }, { query: 'x', limit: 1e308 }, { query: 'x', method: 'TRACE' }]) {
       const r = (await client.callTool({ name: 'search', arguments: args as Record<string, unknown> }).catch((e: Error) => ({ isError: true, thrown: e.message }))) as { isError?: boolean };
@@ -209,6 +210,13 @@ describe('MCP transport under abuse', () => {
     }
     figures['mid-call disconnects'] = n;
     await checkStillServing('disconnect');
+  });
+
+  test('open sessions are capped, so a client opening sessions in a loop cannot grow the heap until the idle sweep', { todo: 'src/mcp/http.ts keeps every session until its idle timeout; there is no cap on their number (see RELIABILITY.md)' }, async () => {
+    const n = 600;
+    for (let i = 0; i < n; i += 25) await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => rawSession()));
+    const st = await daemon.status();
+    assert.ok(st.sessions <= 256, `${st.sessions} sessions open after ${n} were opened and abandoned`);
   });
 
   test('a flood of sessions that are never closed does not exhaust the daemon', { timeout: 120_000 }, async () => {

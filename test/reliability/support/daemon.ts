@@ -18,6 +18,8 @@ export interface LiveDaemon {
   update(timeoutMs?: number): Promise<UpdateResult>;
   /** True while the process runs. */
   alive(): boolean;
+  /** Heap after a full garbage collection, through the inspector (only with `inspect: true`). */
+  heapAfterGc(): Promise<{ heapUsed: number; rss: number }>;
   stop(): Promise<void>;
 }
 
@@ -29,10 +31,13 @@ export interface DaemonOptions {
   readonly startTimeoutMs?: number;
   /** Extra node flags for the daemon (e.g. --max-old-space-size). */
   readonly nodeFlags?: readonly string[];
+  /** Open the inspector on a random loopback port, so `heapAfterGc` can force a collection. */
+  readonly inspect?: boolean;
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
-  const proc = spawn(process.execPath, [...(options.nodeFlags ?? []), join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'sse', '--port', '0'], {
+  const flags = [...(options.nodeFlags ?? []), ...(options.inspect ? ['--inspect=127.0.0.1:0'] : [])];
+  const proc = spawn(process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'sse', '--port', '0'], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, SVC_SOCKET: options.socket },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,6 +71,11 @@ export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
     status: (timeoutMs = 2000) => request(options.socket, 'status', {}, { timeoutMs }),
     update: (timeoutMs = 120_000) => request(options.socket, 'update', {}, { timeoutMs }),
     alive: () => !exited,
+    heapAfterGc: async () => {
+      const ws = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+      if (!ws) throw new Error('the daemon was not started with inspect: true');
+      return heapViaInspector(ws);
+    },
     async stop() {
       if (exited) return;
       const done = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
@@ -78,4 +88,35 @@ export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
   // The socket comes up before the transport, but make sure it answers.
   await daemon.status(10_000);
   return daemon;
+}
+
+/** Forces a full GC in the daemon over the inspector protocol and reads its memory usage. */
+async function heapViaInspector(url: string): Promise<{ heapUsed: number; rss: number }> {
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error(`cannot reach the inspector at ${url}`)), { once: true });
+  });
+  let nextId = 1;
+  const call = (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      const onMessage = (event: MessageEvent): void => {
+        const msg = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown> };
+        if (msg.id !== id) return;
+        socket.removeEventListener('message', onMessage);
+        resolve(msg.result ?? {});
+      };
+      socket.addEventListener('message', onMessage);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    const r = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+    const value = JSON.parse(String((r['result'] as { value: string }).value)) as { heapUsed: number; rss: number };
+    return { heapUsed: value.heapUsed, rss: value.rss };
+  } finally {
+    socket.close();
+  }
 }

@@ -35,7 +35,7 @@ type ImportSpec = (file: string, options: Record<string, unknown>) => Promise<Im
 let importSpec: ImportSpec | undefined;
 let unavailable: string | undefined;
 try {
-  const mod = (await import('../../../src/import/index.ts')) as { importSpec?: ImportSpec };
+  const mod = (await import('../../../src/import/index.ts')) as unknown as { importSpec?: ImportSpec };
   if (typeof mod.importSpec === 'function') importSpec = mod.importSpec;
   else unavailable = 'src/import/index.ts does not export importSpec yet';
 } catch (error) {
