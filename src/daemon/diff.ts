@@ -33,6 +33,14 @@ export function diffSpecs(before: ImportedSpec | undefined, after: ImportedSpec 
   return { added, removed, changed };
 }
 
+/**
+ * Computes a version's fingerprints ahead of time (the daemon does this for the specs it started
+ * with, while idle), so the first update after start only fingerprints the new version.
+ */
+export function prepareDiff(spec: ImportedSpec): void {
+  fingerprints(spec);
+}
+
 function fingerprints(spec: ImportedSpec): Map<string, string> {
   const known = FINGERPRINTS.get(spec);
   if (known) return known;

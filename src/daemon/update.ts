@@ -17,7 +17,7 @@ import {
   type UpdateResult,
 } from '../ipc/protocol.ts';
 import { FileDigests } from './digests.ts';
-import { diffSpecs, NO_DIFF, type EndpointDiff } from './diff.ts';
+import { diffSpecs, NO_DIFF, prepareDiff, type EndpointDiff } from './diff.ts';
 
 export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportOutcome>;
 
@@ -128,12 +128,16 @@ export class Updater {
       return { result, specsAddedOrRemoved: false };
     }
 
+    const configMs = elapsed(t0);
+    let importMs = 0;
+    let diffMs = 0;
     const previous = new Map(this.#states.map((s) => [s.config.name, s]));
     const next: SpecState[] = [];
     const reports: SpecUpdateReport[] = [];
     // Which specs need an import: decided first, so progress can say "n of total".
     const plan = await Promise.all(config.specs.map((sc) => this.#needsImport(sc, previous.get(sc.name), config)));
     const total = plan.filter(Boolean).length;
+    const checkMs = elapsed(t0) - configMs;
     let done = 0;
 
     for (let i = 0; i < config.specs.length; i++) {
@@ -150,6 +154,8 @@ export class Updater {
       const outcome = await this.#import(sc.path, importOptions(sc, config));
       done++;
       const ms = elapsed(specT0);
+      importMs += ms;
+      const diffT0 = performance.now();
       if (outcome.ok) {
         const spec = outcome.spec;
         // Prime the digest cache, so the next no-change update only stats these files.
@@ -160,6 +166,7 @@ export class Updater {
         const state: SpecUpdateState = prev?.serving ? 'changed' : 'added';
         next.push({ config: sc, serving: spec, files: spec.files, importKey });
         reports.push(report(sc, state, diff, spec.warnings, [], false, ms));
+        diffMs += elapsed(diffT0);
       } else {
         const files = outcome.files.length > 0 ? outcome.files : [sc.path];
         const failedHash = await this.#digests.specHash(files);
@@ -188,7 +195,9 @@ export class Updater {
     const catalogChanged = before.length !== after.length || before.some((s, i) => s !== after[i]);
     const configChanged = this.#config === undefined || JSON.stringify(this.#config) !== JSON.stringify(config);
     // The one step everything else waits for: readers see the old set or the new, never a mix.
+    const indexT0 = performance.now();
     if (catalogChanged) this.#catalog.replace(after.filter((s): s is ImportedSpec => s !== undefined));
+    const indexMs = elapsed(indexT0);
     const specsAddedOrRemoved = reports.some((r) => r.state === 'removed' || (r.state === 'added' && next.some((s) => s.config.name === r.name && s.serving)));
     this.#states = next;
     this.#config = config;
@@ -202,6 +211,7 @@ export class Updater {
       generation: this.#catalog.generation,
       startedAt,
       ms: elapsed(t0),
+      phases: { config: configMs, check: round(checkMs), import: round(importMs), diff: round(diffMs), index: indexMs },
     };
     this.#last = result;
     return { result, specsAddedOrRemoved };
@@ -221,7 +231,14 @@ export class Updater {
       return { config: sc, failure, files: o && o.files.length > 0 ? o.files : [sc.path], importKey };
     });
     this.#config = config;
-    return Promise.all(this.#states.map((s) => (s.serving ? this.#digests.specHash(s.serving.files) : undefined))).then(() => {});
+    return Promise.all(this.#states.map((s) => (s.serving ? this.#digests.specHash(s.serving.files) : undefined))).then(async () => {
+      // One spec per turn of the event loop, so tool calls get in between.
+      for (const s of this.#states) {
+        if (!s.serving) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        prepareDiff(s.serving);
+      }
+    });
   }
 
   /**
@@ -266,6 +283,10 @@ function importOptions(sc: SpecConfig, config: Config): ImportOptions {
 
 function importKeyOf(sc: SpecConfig, config: Config): string {
   return JSON.stringify([sc.path, importOptions(sc, config)]);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
 
 function elapsed(t0: number): number {

@@ -102,6 +102,8 @@ export interface UpdateResult {
   readonly generation: number;
   readonly startedAt: number;
   readonly ms: number;
+  /** Where the time went (ms): reading svc.yaml, checking files, importing, diffing, re-indexing. */
+  readonly phases?: { readonly config: number; readonly check: number; readonly import: number; readonly diff: number; readonly index: number };
 }
 
 /** `loading`: the daemon's first import is still running. */
