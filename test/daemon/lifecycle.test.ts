@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
 import { openapi, project, startDaemon, svc, svcJson, until } from './support.ts';
 
@@ -171,6 +173,31 @@ test('a stdio daemon ends when its client hangs up, removing its socket', { skip
     d.child.stdin!.end();
     assert.equal(await d.exited, 0);
     await until(() => !existsSync(d.socket), 2000, 'socket removal');
+  } finally {
+    await d.stop();
+    p.cleanup();
+  }
+});
+
+test('status counts Streamable HTTP sessions and their tool calls', { skip }, async () => {
+  const p = fixture();
+  const d = await startDaemon(p);
+  const status = async (): Promise<StatusResult> => (await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status'])).json.daemons[0]!.status;
+  try {
+    const url = (await status()).url!;
+    const client = new Client({ name: 'svc-status-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.callTool({ name: 'search', arguments: { query: 'pets' } });
+    await client.callTool({ name: 'inspect', arguments: { endpointId: 'pets:GET:/nope' } });
+    const s = await status();
+    assert.equal(s.sessions, 1);
+    assert.equal(s.toolCalls.count, 2);
+    assert.equal(s.toolCalls.errors, 1, 'an isError result counts as an error');
+    assert.equal(s.toolCalls.byTool['search']?.count, 1);
+    const human = await svc(p, ['status']);
+    assert.match(human.stdout, /MCP sessions: 1/);
+    assert.match(human.stdout, /tool calls: 2 \(1 errors\), p50 [\d.]+ ms, p99 [\d.]+ ms/);
+    await client.close();
   } finally {
     await d.stop();
     p.cleanup();
