@@ -18,6 +18,8 @@ class SpecState {
   readonly byPath: ReadonlyMap<string, readonly Entry[]>;
   /** Last normalized segment (`pulls`, `{}`) -> entries, for tail matches (`/pulls`). */
   readonly byLastSegment: ReadonlyMap<string, readonly Entry[]>;
+  /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
+  readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
   readonly deprecated: number;
 
   constructor(spec: ImportedSpec, nextDoc: () => number) {
@@ -27,6 +29,7 @@ class SpecState {
     const byTag = new Map<string, Endpoint[]>();
     const byPath = new Map<string, Entry[]>();
     const byLast = new Map<string, Entry[]>();
+    const byLastTwo = new Map<string, Entry[]>();
     let deprecated = 0;
     for (const endpoint of spec.endpoints) {
       // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
@@ -39,6 +42,7 @@ class SpecState {
       const norm = normalizePath(endpoint.path);
       push(byPath, norm, entry);
       push(byLast, norm.slice(norm.lastIndexOf('/') + 1), entry);
+      push(byLastTwo, lastTwo(norm), entry);
     }
     this.entries = entries;
     this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
@@ -46,8 +50,14 @@ class SpecState {
     this.byTag = byTag;
     this.byPath = byPath;
     this.byLastSegment = byLast;
+    this.byLastTwo = byLastTwo;
     this.deprecated = deprecated;
   }
+}
+
+function lastTwo(normalized: string): string {
+  const segs = normalized.split('/');
+  return segs.slice(-2).join('/');
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -282,8 +292,10 @@ export class Catalog {
     for (const raw of paths) {
       const want = normalizePath(raw);
       const last = want.slice(want.lastIndexOf('/') + 1);
+      // `/pulls` looks up its one segment; `/customers/{id}` its last two (a lone `{}` matches too much).
+      const deep = want.split('/').length > 2;
       for (const state of this.#states) {
-        for (const entry of state.byLastSegment.get(last) ?? []) {
+        for (const entry of (deep ? state.byLastTwo.get(lastTwo(want)) : state.byLastSegment.get(last)) ?? []) {
           if (!accept(entry)) continue;
           const have = normalizePath(entry.endpoint.path);
           if (have === want) exact.push(entry);

@@ -50,6 +50,14 @@ const DESCRIPTION_CHARS = 600;
 
 /** How many text matches the re-ranking looks at. */
 const RERANK_POOL = 120;
+/**
+ * MiniSearch's cost is the postings it visits. When a query's terms together appear in more
+ * documents than this (common words in a very large catalogue), the most common terms are left
+ * out of the index query and checked on the candidates instead.
+ */
+const POSTINGS_BUDGET = 1500;
+/** Fields that say what an endpoint is; prose and parameter names are skipped for expensive queries. */
+const STRONG_FIELDS = ['s', 'p', 'o', 't', 'd'];
 
 const NOISE_PATH_WORD = /^(v\d+[a-z]*\d*|\d+|json|xml|api)$/;
 
@@ -302,6 +310,10 @@ export interface Ranked {
 export class SearchIndex {
   readonly #mini: MiniSearch<Doc>;
   readonly #entries = new Map<number, Entry>();
+  /** Documents per term (any field): how expensive a term is to look up. */
+  readonly #df = new Map<string, number>();
+  /** Terms of the fields that say what an endpoint is, for candidates checked against left-out terms. */
+  readonly #strong = new WeakMap<Entry, ReadonlySet<string>>();
 
   constructor() {
     this.#mini = new MiniSearch<Doc>({
@@ -323,18 +335,42 @@ export class SearchIndex {
     const docs: Doc[] = new Array(entries.length);
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
-      this.#entries.set(entry.doc, entry);
-      docs[i] = documentOf(entry);
+      const doc = documentOf(entry);
+      docs[i] = doc;
+      this.#count(doc, 1);
     }
     this.#mini.addAll(docs);
+    for (const entry of entries) this.#entries.set(entry.doc, entry);
   }
 
   /** Forget documents by id; MiniSearch cleans its tree up later (vacuuming). */
   discard(entries: readonly Entry[]): void {
     for (const entry of entries) {
+      if (!this.#entries.has(entry.doc)) continue;
       this.#mini.discard(entry.doc);
       this.#entries.delete(entry.doc);
+      this.#count(documentOf(entry), -1);
     }
+  }
+
+  #count(doc: Doc, delta: number): void {
+    const seen = new Set<string>();
+    for (const field of Object.keys(FIELDS) as Field[]) for (const t of doc[field].split(' ')) if (t) seen.add(t);
+    for (const t of seen) {
+      const n = (this.#df.get(t) ?? 0) + delta;
+      if (n > 0) this.#df.set(t, n);
+      else this.#df.delete(t);
+    }
+  }
+
+  #strongTerms(entry: Entry): ReadonlySet<string> {
+    let terms = this.#strong.get(entry);
+    if (!terms) {
+      const doc = documentOf(entry);
+      terms = new Set(`${doc.s} ${doc.p} ${doc.o} ${doc.t} ${doc.d}`.split(' '));
+      this.#strong.set(entry, terms);
+    }
+    return terms;
   }
 
   /** Text matches for `parsed`, best first, re-ranked with API conventions. */
@@ -348,11 +384,30 @@ export class SearchIndex {
       const entry = entries.get(id);
       return entry !== undefined && accept(entry) ? 1 : 0;
     };
+    // Rarest terms first; past the budget, the rest are checked on the candidates only.
+    // Low-weight words ("my", "all") go last: a candidate pool drawn from them alone would miss the point.
+    const cost = (t: string) => (this.#df.get(t) ?? 0) * ((weights.get(t) ?? 1) < 1 ? 100 : 1);
+    const byRarity = [...parsed.terms].sort((a, b) => cost(a) - cost(b));
+    const searched: string[] = [];
+    const late: string[] = [];
+    let postings = 0;
+    for (const t of byRarity) {
+      const df = this.#df.get(t) ?? 0;
+      if (searched.length > 0 && postings + df > POSTINGS_BUDGET) late.push(t);
+      else {
+        searched.push(t);
+        postings += df;
+      }
+    }
+    // Prefix expansion multiplies the postings visited: only while the query is cheap.
+    const cheap = late.length === 0 && postings < POSTINGS_BUDGET / 2;
+    const prefix = cheap;
     const run = (fuzzy: boolean) =>
-      this.#mini.search(parsed.terms.join(' '), {
+      this.#mini.search(searched.join(' '), {
+        ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
         boostTerm: (term) => weights.get(term) ?? 1,
-        prefix: (term) => term.length >= 5,
+        prefix: (term) => prefix && term.length >= 5,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: 0.3, fuzzy: 0.2 },
       });
@@ -363,8 +418,18 @@ export class SearchIndex {
     const ranked: Ranked[] = [];
     for (const r of pool) {
       const entry = this.#entries.get(r.id as number)!;
-      const coverage = fieldCoverage(r, parsed) / totalWeight;
-      ranked.push({ entry, score: r.score * this.#factor(entry, parsed, coverage) });
+      let covered = fieldCoverage(r, parsed);
+      let score = r.score;
+      if (late.length > 0) {
+        const strong = this.#strongTerms(entry);
+        for (const t of late) {
+          if (!strong.has(t)) continue;
+          const w = weights.get(t) ?? 1;
+          covered += 0.9 * w;
+          score *= 1 + 0.5 * w;
+        }
+      }
+      ranked.push({ entry, score: score * this.#factor(entry, parsed, covered / totalWeight) });
     }
     ranked.sort((a, b) => b.score - a.score);
     return ranked;
