@@ -34,7 +34,7 @@ class SpecState {
     for (const endpoint of spec.endpoints) {
       // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
       if (byId.has(endpoint.id)) continue;
-      const entry = makeEntry(endpoint, nextDoc());
+      const entry = makeEntry(endpoint, nextDoc(), entries.length);
       entries.push(entry);
       byId.set(endpoint.id, entry);
       if (endpoint.deprecated) deprecated++;
@@ -88,6 +88,9 @@ export class Catalog {
   #generation = 0;
   #nextDoc = 1;
   #views: Views = {};
+  /** Spec name -> position in the catalogue, for source-order tie-breaks. */
+  #specOrder: ReadonlyMap<string, number> = new Map();
+  readonly #order = (entry: Entry): number => (this.#specOrder.get(entry.endpoint.spec) ?? 0) * 1e7 + entry.position;
 
   constructor(specs?: readonly ImportedSpec[]) {
     if (specs && specs.length > 0) this.replace(specs);
@@ -146,6 +149,7 @@ export class Catalog {
     for (const state of removed) this.#index.discard(state.entries);
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
+    this.#specOrder = new Map(next.map((s, i) => [s.spec.name, i]));
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
@@ -250,7 +254,7 @@ export class Catalog {
     const accept = this.#acceptor(filters);
     if (accept === null) return [];
     const all = filters.spec === undefined && filters.collection === undefined && filters.tag === undefined && filters.method === undefined;
-    const ranked = this.#index.rank(parsed, { limit, accept, all });
+    const ranked = this.#index.rank(parsed, { limit, accept, all, order: this.#order });
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     // A path the query names outright comes first: the caller already knows what it wants.

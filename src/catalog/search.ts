@@ -22,6 +22,8 @@ export interface Entry {
   readonly endpoint: Endpoint;
   /** MiniSearch document id (a number: cheaper than the string id, and never reused). */
   readonly doc: number;
+  /** Index of the endpoint within its spec (document order). */
+  readonly position: number;
   /** The path ends in a placeholder (`/pods/{name}`): it names one thing, not a collection. */
   readonly item: boolean;
   /** Terms of the last literal path segment: the resource the endpoint acts on (`payment intent`). */
@@ -113,7 +115,7 @@ function endpointVerbs(endpoint: Endpoint): Intent[] {
 
 const NO_VERBS: readonly Intent[] = [];
 
-export function makeEntry(endpoint: Endpoint, doc: number): Entry {
+export function makeEntry(endpoint: Endpoint, doc: number, position = 0): Entry {
   const segs = pathSegments(endpoint.path);
   const last = segs[segs.length - 1] ?? '';
   const item = last.includes('{') || last.startsWith(':');
@@ -130,7 +132,7 @@ export function makeEntry(endpoint: Endpoint, doc: number): Entry {
     if (seg.includes('{') || seg.startsWith(':')) continue;
     for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
   }
-  return { endpoint, doc, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords: [...pathWords] };
+  return { endpoint, doc, position, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords: [...pathWords] };
 }
 
 function documentOf(entry: Entry): Doc {
@@ -299,6 +301,8 @@ export interface RankOptions {
   readonly accept: (entry: Entry) => boolean;
   /** `accept` takes everything: skip calling it. */
   readonly all?: boolean;
+  /** Catalogue position (spec order, then document order): breaks ties, so equal hits keep source order. */
+  readonly order?: (entry: Entry) => number;
 }
 
 export interface Ranked {
@@ -343,13 +347,23 @@ export class SearchIndex {
     for (const entry of entries) this.#entries.set(entry.doc, entry);
   }
 
-  /** Forget documents by id; MiniSearch cleans its tree up later (vacuuming). */
+  /**
+   * Forget documents. Endpoints are immutable and their documents are derived from them alone, so the
+   * exact document can be rebuilt and removed at once; `discard` would leave stale postings until an
+   * asynchronous vacuum, and those shift BM25 statistics (equal hits would rank differently after a
+   * replace than in a fresh catalogue).
+   */
   discard(entries: readonly Entry[]): void {
     for (const entry of entries) {
       if (!this.#entries.has(entry.doc)) continue;
-      this.#mini.discard(entry.doc);
+      const doc = documentOf(entry);
+      try {
+        this.#mini.remove(doc);
+      } catch {
+        this.#mini.discard(entry.doc);
+      }
       this.#entries.delete(entry.doc);
-      this.#count(documentOf(entry), -1);
+      this.#count(doc, -1);
     }
   }
 
@@ -431,7 +445,8 @@ export class SearchIndex {
       }
       ranked.push({ entry, score: score * this.#factor(entry, parsed, covered / totalWeight) });
     }
-    ranked.sort((a, b) => b.score - a.score);
+    const order = options.order;
+    ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
     return ranked;
   }
 

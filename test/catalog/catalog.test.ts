@@ -148,6 +148,20 @@ describe('Catalog.replace', () => {
     assert.deepEqual(catalog.search('list pets').filter((h) => h.endpoint.spec !== 'a'), []);
   });
 
+  it('returns equally relevant hits in catalogue order after replaces, as a fresh catalogue does', () => {
+    const stable = petsSpec('stable');
+    let churn = petsSpec('churn');
+    const updated = new Catalog([stable, churn]);
+    for (let i = 0; i < 5; i++) {
+      churn = petsSpec('churn');
+      updated.replace([stable, churn]);
+    }
+    const fresh = new Catalog([stable, churn]);
+    const order = (c: Catalog) => c.search('delete a pet').map((h) => h.endpoint.id);
+    assert.deepEqual(order(updated), order(fresh));
+    assert.equal(order(updated)[0], 'stable:DELETE:/pets/{petId}');
+  });
+
   it('replaces to an empty catalogue', () => {
     const catalog = new Catalog([petsSpec()]);
     catalog.replace([]);
