@@ -21,8 +21,12 @@ import {
   type UpdateProgress,
 } from './protocol.ts';
 
-/** Open connections kept at most; past it the longest-idle one is closed. */
-const MAX_CONNECTIONS = 64;
+/**
+ * Open connections kept at most; past it the longest-idle one is closed. Generous on purpose: in a
+ * burst of a thousand clients a small cap evicts connections that have not had time to send their
+ * request yet (a `svc status` among them). An idle connection costs one descriptor and a few kB.
+ */
+const MAX_CONNECTIONS = 1024;
 
 export interface HandlerContext {
   /** Sends a progress line before the reply (long requests such as update). */
