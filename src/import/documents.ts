@@ -185,7 +185,7 @@ export class DocumentSet {
         const real = await realOrSelf(target);
         if (!roots.some((r) => isInside(real, r))) {
           const message = `$ref to ${target} refused: it is outside the spec's folder ${rootDir}`;
-          fail('ref-outside-folder', target, message, 'Move the file into the spec folder, or list its folder under allowRefsFrom for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
+          fail('ref-outside-folder', target, message, 'Move the file into the spec folder, or list its folder under refs.allowFrom for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
         }
         const read = await readSpecFile(target, options.maxBytes);
         if (!read.ok) {
@@ -204,7 +204,7 @@ export class DocumentSet {
       read: (file: { url: string }): never => {
         const target = file.url.replace(/#.*$/, '');
         const message = `remote $ref to ${target} refused`;
-        return fail('ref-remote-refused', target, message, 'Download the file next to the spec and reference it by relative path, or set allowRemoteRefs: true for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
+        return fail('ref-remote-refused', target, message, 'Download the file next to the spec and reference it by relative path, or set refs.remote: true for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
       },
     };
 
