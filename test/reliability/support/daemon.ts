@@ -33,12 +33,15 @@ export interface DaemonOptions {
   readonly nodeFlags?: readonly string[];
   /** Open the inspector on a random loopback port, so `heapAfterGc` can force a collection. */
   readonly inspect?: boolean;
+  /** Run the daemon as this user (the suite runs as root: file permissions bind only other users). */
+  readonly user?: { readonly uid: number; readonly gid: number; readonly node: string };
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
   const flags = [...(options.nodeFlags ?? []), ...(options.inspect ? ['--inspect=127.0.0.1:0'] : [])];
-  const proc = spawn(process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'sse', '--port', '0'], {
+  const proc = spawn(options.user?.node ?? process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'sse', '--port', '0'], {
     cwd: options.cwd,
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
     env: { ...process.env, ...options.env, SVC_SOCKET: options.socket },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
