@@ -134,19 +134,12 @@ export class Catalog {
       }
     }
     const removed = this.#states.filter((s) => !kept.has(s));
-    // Add before discarding: if adding fails, the old catalogue is still whole.
-    const addedEntries = added.flatMap((s) => s.entries);
-    try {
-      this.#index.add(addedEntries);
-    } catch (error) {
-      try {
-        this.#index.discard(addedEntries);
-      } catch {
-        // Nothing more to undo: the documents that failed were never added.
-      }
-      throw error;
-    }
-    for (const state of removed) this.#index.discard(state.entries);
+    // One index update: if adding fails, the old catalogue is still whole; unchanged endpoints of a
+    // re-imported spec keep their documents.
+    this.#index.update(
+      added.flatMap((s) => s.entries),
+      removed.flatMap((s) => s.entries),
+    );
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
     this.#specOrder = new Map(next.map((s, i) => [s.spec.name, i]));

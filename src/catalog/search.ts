@@ -8,20 +8,22 @@ import {
   type Intent,
   PLURAL_HINTS,
   VERB_HINTS,
-  firstSentence,
+  firstSentenceOfPlain,
   intentOfTerm,
   isPluralWord,
   plainText,
   splitWords,
   termsOf,
-  textTerms,
 } from './text.ts';
 
 /** What the index and the ranking keep per endpoint, beside the endpoint itself. */
 export interface Entry {
   readonly endpoint: Endpoint;
-  /** MiniSearch document id (a number: cheaper than the string id, and never reused). */
-  readonly doc: number;
+  /**
+   * MiniSearch document id (a number: cheaper than the string id). The index may hand an unchanged
+   * endpoint's id over to the entry that replaces it, so the document is kept rather than re-indexed.
+   */
+  doc: number;
   /** Index of the endpoint within its spec (document order). */
   readonly position: number;
   /** The path ends in a placeholder (`/pods/{name}`): it names one thing, not a collection. */
@@ -45,7 +47,8 @@ const FIELDS = {
   e: 0.25, // the rest of the description
 } as const;
 type Field = keyof typeof FIELDS;
-type Doc = { readonly i: number } & Readonly<Record<Field, string>>;
+const FIELD_KEYS = Object.keys(FIELDS) as Field[];
+export type Doc = { readonly i: number } & Readonly<Record<Field, string>>;
 
 /** How much of a long description is worth indexing (beyond it, prose rarely names the endpoint). */
 const DESCRIPTION_CHARS = 600;
@@ -135,24 +138,53 @@ export function makeEntry(endpoint: Endpoint, doc: number, position = 0): Entry 
   return { endpoint, doc, position, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords: [...pathWords] };
 }
 
-function documentOf(entry: Entry): Doc {
+export function documentOf(entry: Entry): Doc {
   const e = entry.endpoint;
   // Only the start of a long description is indexed, so only the start is cleaned.
-  const raw = e.description ? e.description.slice(0, DESCRIPTION_CHARS * 3) : '';
-  const description = raw ? plainText(raw) : '';
-  const head = raw ? firstSentence(raw) : '';
-  const params: string[] = [];
-  for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params.push(p.name);
+  const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
+  const head = description ? firstSentenceOfPlain(description.trim()) : '';
+  let params = '';
+  for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
   return {
     i: entry.doc,
-    s: textTerms(e.summary).join(' '),
+    s: joinTerms(e.summary),
     p: pathTerms(e.path).join(' '),
-    o: textTerms(e.operationId).join(' '),
-    t: textTerms(e.tags.join(' ')).join(' '),
-    d: textTerms(head).join(' '),
-    a: textTerms(params.join(' ')).join(' '),
-    e: textTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)).join(' '),
+    o: joinTerms(e.operationId),
+    t: e.tags.length === 0 ? '' : joinTerms(e.tags.join(' ')),
+    d: joinTerms(head),
+    a: joinTerms(params),
+    e: joinDistinctTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)),
   };
+}
+
+/** Free text -> its index terms joined by spaces (the form MiniSearch's tokenizer splits again). */
+function joinTerms(text: string | undefined): string {
+  if (!text) return '';
+  let out = '';
+  for (const w of splitWords(text)) for (const t of termsOf(w)) out = out ? `${out} ${t}` : t;
+  return out;
+}
+
+/**
+ * Distinct terms only: in the prose beyond the first sentence a repeated word says little more, and
+ * each occurrence is indexing work.
+ */
+function joinDistinctTerms(text: string): string {
+  if (!text) return '';
+  const seen = new Set<string>();
+  let out = '';
+  for (const w of splitWords(text)) {
+    for (const t of termsOf(w)) {
+      if (seen.has(t)) continue;
+      seen.add(t);
+      out = out ? `${out} ${t}` : t;
+    }
+  }
+  return out;
+}
+
+function sameDocument(a: Doc, b: Doc): boolean {
+  return a.s === b.s && a.p === b.p && a.o === b.o && a.t === b.t && a.d === b.d && a.a === b.a && a.e === b.e;
 }
 
 /** How much a match in each field says the endpoint is about the term (prose and parameters say less). */
@@ -316,6 +348,9 @@ export class SearchIndex {
   readonly #entries = new Map<number, Entry>();
   /** Documents per term (any field): how expensive a term is to look up. */
   readonly #df = new Map<string, number>();
+  /** Term -> the last `#count` call that saw it: distinct terms per document without a Set per document. */
+  readonly #seen = new Map<string, number>();
+  #stamp = 0;
   /** Terms of the fields that say what an endpoint is, for candidates checked against left-out terms. */
   readonly #strong = new WeakMap<Entry, ReadonlySet<string>>();
 
@@ -336,44 +371,88 @@ export class SearchIndex {
   }
 
   add(entries: readonly Entry[]): void {
-    const docs: Doc[] = new Array(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      const doc = documentOf(entry);
-      docs[i] = doc;
-      this.#count(doc, 1);
-    }
-    this.#mini.addAll(docs);
-    for (const entry of entries) this.#entries.set(entry.doc, entry);
+    this.update(entries, []);
+  }
+
+  /** Forget documents (see `update`). */
+  discard(entries: readonly Entry[]): void {
+    this.update([], entries);
   }
 
   /**
-   * Forget documents. Endpoints are immutable and their documents are derived from them alone, so the
-   * exact document can be rebuilt and removed at once; `discard` would leave stale postings until an
-   * asynchronous vacuum, and those shift BM25 statistics (equal hits would rank differently after a
-   * replace than in a fresh catalogue).
+   * Index `added` and forget `removed` in one step. An added entry whose document is the same as a
+   * removed entry's (same endpoint id, same indexed text: a re-imported spec where that endpoint did
+   * not change) takes over the old document id, so MiniSearch is not touched for it at all.
+   * Removed documents are rebuilt from their immutable endpoints and removed exactly: `discard` would
+   * leave stale postings until an asynchronous vacuum, and those shift BM25 statistics (equal hits
+   * would rank differently after a replace than in a fresh catalogue).
+   * If adding throws, the index is as it was before the call.
    */
-  discard(entries: readonly Entry[]): void {
-    for (const entry of entries) {
-      if (!this.#entries.has(entry.doc)) continue;
+  update(added: readonly Entry[], removed: readonly Entry[]): void {
+    const removedById = new Map<string, Entry>();
+    for (const entry of removed) if (this.#entries.get(entry.doc) === entry) removedById.set(entry.endpoint.id, entry);
+    const docs: Doc[] = [];
+    const fresh: Entry[] = [];
+    const takeOver: [Entry, Entry][] = [];
+    for (const entry of added) {
       const doc = documentOf(entry);
+      const old = removedById.get(entry.endpoint.id);
+      if (old !== undefined && sameDocument(doc, documentOf(old))) {
+        removedById.delete(entry.endpoint.id);
+        takeOver.push([old, entry]);
+      } else {
+        docs.push(doc);
+        fresh.push(entry);
+      }
+    }
+    try {
+      this.#mini.addAll(docs);
+    } catch (error) {
+      for (const doc of docs) if (this.#mini.has(doc.i)) this.#mini.remove(doc);
+      throw error;
+    }
+    for (let i = 0; i < docs.length; i++) {
+      this.#count(docs[i]!, 1);
+      this.#entries.set(fresh[i]!.doc, fresh[i]!);
+    }
+    for (const [old, entry] of takeOver) {
+      entry.doc = old.doc;
+      this.#entries.set(entry.doc, entry);
+    }
+    for (const old of removedById.values()) {
+      const doc = documentOf(old);
       try {
         this.#mini.remove(doc);
       } catch {
-        this.#mini.discard(entry.doc);
+        this.#mini.discard(old.doc);
       }
-      this.#entries.delete(entry.doc);
+      this.#entries.delete(old.doc);
       this.#count(doc, -1);
     }
   }
 
+  /** Adds `delta` to the document frequency of each distinct term of `doc`. */
   #count(doc: Doc, delta: number): void {
-    const seen = new Set<string>();
-    for (const field of Object.keys(FIELDS) as Field[]) for (const t of doc[field].split(' ')) if (t) seen.add(t);
-    for (const t of seen) {
-      const n = (this.#df.get(t) ?? 0) + delta;
-      if (n > 0) this.#df.set(t, n);
-      else this.#df.delete(t);
+    const seen = this.#seen;
+    const stamp = ++this.#stamp;
+    for (const field of FIELD_KEYS) {
+      const text = doc[field];
+      if (text === '') continue;
+      let from = 0;
+      while (from <= text.length) {
+        let to = text.indexOf(' ', from);
+        if (to < 0) to = text.length;
+        const t = text.slice(from, to);
+        from = to + 1;
+        if (seen.get(t) === stamp) continue;
+        seen.set(t, stamp);
+        const n = (this.#df.get(t) ?? 0) + delta;
+        if (n > 0) this.#df.set(t, n);
+        else {
+          this.#df.delete(t);
+          seen.delete(t);
+        }
+      }
     }
   }
 

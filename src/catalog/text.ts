@@ -10,16 +10,52 @@ export function splitWords(text: string): string[] {
   return NON_ASCII.test(text) ? splitUnicode(text) : splitAscii(text);
 }
 
+// Character classes for the ASCII scanner: 0 other, 1 lower, 2 upper, 3 digit.
+const CLASS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CLASS[c] = 1;
+for (let c = 65; c <= 90; c++) CLASS[c] = 2;
+for (let c = 48; c <= 57; c++) CLASS[c] = 3;
+
+/**
+ * One pass over the characters, no regular expressions (this runs for every word of every indexed
+ * description). A word breaks at any non-alphanumeric character, before an upper-case letter that
+ * follows a lower-case letter or digit (`listPull`), and before the last capital of a run that a
+ * lower-case letter follows (`HTTPServer`), except an acronym's plural (`PRs`, `URLs` stay one word).
+ */
 function splitAscii(text: string): string[] {
-  const spaced = text
-    // `PRs`, `URLs`, `IDs`: an acronym's plural stays one word.
-    .replace(/([A-Z]{2,})s(?![a-z])/g, '$1S')
-    // `HTTPServer` -> `HTTP Server`, `listPullRequests` -> `list Pull Requests`
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2');
   const out: string[] = [];
-  for (const w of spaced.toLowerCase().split(/[^a-z0-9]+/)) if (w) out.push(w);
+  const lower = text.toLowerCase();
+  const n = text.length;
+  let start = -1;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const cls = CLASS[text.charCodeAt(i)]!;
+    if (cls === 0) {
+      if (start >= 0) out.push(lower.slice(start, i));
+      start = -1;
+      prev = 0;
+      continue;
+    }
+    if (start < 0) start = i;
+    else if (cls === 2) {
+      if (prev === 1 || prev === 3) {
+        out.push(lower.slice(start, i));
+        start = i;
+      } else if (prev === 2 && i + 1 < n && CLASS[text.charCodeAt(i + 1)] === 1 && !acronymPlural(text, i)) {
+        out.push(lower.slice(start, i));
+        start = i;
+      }
+    }
+    prev = cls;
+  }
+  if (start >= 0) out.push(lower.slice(start));
   return out;
+}
+
+/** `URLs` at the `L`: capitals, then an `s` that ends the word. */
+function acronymPlural(text: string, i: number): boolean {
+  if (text.charCodeAt(i + 1) !== 115) return false;
+  return i + 2 >= text.length || CLASS[text.charCodeAt(i + 2)] !== 1;
 }
 
 function splitUnicode(text: string): string[] {
@@ -44,7 +80,7 @@ const STOP = new Set(
 );
 
 /** Common abbreviations and spelling variants -> one canonical form (several words allowed). */
-const CANONICAL: Record<string, string> = {
+const CANONICAL_WORDS: Record<string, string> = {
   repo: 'repository', repos: 'repository', repositories: 'repository',
   org: 'organization', orgs: 'organization', organisation: 'organization', organisations: 'organization',
   auth: 'auth', authn: 'auth', authz: 'auth', authentication: 'auth', authorization: 'auth', authorisation: 'auth',
@@ -97,6 +133,9 @@ const CANONICAL: Record<string, string> = {
   search: 'search', searches: 'search', find: 'search', finds: 'search', lookup: 'search', query: 'search',
 };
 
+/** A Map, not the object: a word such as `constructor` or `toString` must not find Object's prototype. */
+const CANONICAL: ReadonlyMap<string, string> = new Map(Object.entries(CANONICAL_WORDS));
+
 /**
  * Light stemming: plurals and common inflections to a shared stem (`policies` -> `policy`,
  * `databases` -> `databas`, `recording` -> `record`). Stems are index-internal; they only have to agree.
@@ -113,12 +152,26 @@ export function stem(word: string): string {
   return w;
 }
 
-/** One word -> its index terms (none for stop words). Used at index and query time alike. */
-export function termsOf(word: string): string[] {
-  if (STOP.has(word)) return [];
-  const canonical = CANONICAL[word];
-  if (canonical !== undefined) return canonical.includes(' ') ? canonical.split(' ').map(stem) : [stem(canonical)];
-  return [stem(word)];
+const NO_TERMS: readonly string[] = Object.freeze([]);
+/** Word -> terms, remembered: API text repeats a small vocabulary, and stemming every occurrence dominated indexing. */
+const termCache = new Map<string, readonly string[]>();
+const TERM_CACHE_LIMIT = 100_000;
+
+/** One word -> its index terms (none for stop words). Used at index and query time alike. Do not mutate the result. */
+export function termsOf(word: string): readonly string[] {
+  const cached = termCache.get(word);
+  if (cached !== undefined) return cached;
+  let terms: readonly string[];
+  if (STOP.has(word)) terms = NO_TERMS;
+  else {
+    const canonical = CANONICAL.get(word);
+    if (canonical !== undefined) terms = canonical.includes(' ') ? canonical.split(' ').map(stem) : [stem(canonical)];
+    else terms = [stem(word)];
+  }
+  // Bounded: free text can carry an endless supply of one-off words (ids, hashes).
+  if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+  termCache.set(word, terms);
+  return terms;
 }
 
 /** Free text -> index terms, in order. */
@@ -167,7 +220,7 @@ export const PLURAL_HINTS: ReadonlySet<string> = new Set(['all', 'every', 'recen
 
 /** A plural noun as typed ("pods", "policies"), which asks for a collection. */
 export function isPluralWord(word: string): boolean {
-  if (word.length <= 3 || STOP.has(word) || CANONICAL[word] !== undefined) return false;
+  if (word.length <= 3 || STOP.has(word) || CANONICAL.has(word)) return false;
   return word.endsWith('s') && !/(ss|us|is)$/.test(word);
 }
 
@@ -181,7 +234,11 @@ export function plainText(text: string): string {
 
 /** The first sentence (or first `max` characters) of a description: where its meaning usually is. */
 export function firstSentence(text: string, max = 200): string {
-  const plain = plainText(text).trim();
+  return firstSentenceOfPlain(plainText(text).trim(), max);
+}
+
+/** `firstSentence` of text already made plain and trimmed. */
+export function firstSentenceOfPlain(plain: string, max = 200): string {
   const end = plain.search(/[.!?](\s|$)|\n\s*\n/);
   const cut = end >= 0 ? plain.slice(0, end + 1) : plain;
   return cut.length > max ? cut.slice(0, max) : cut;

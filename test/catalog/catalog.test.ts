@@ -162,6 +162,33 @@ describe('Catalog.replace', () => {
     assert.equal(order(updated)[0], 'stable:DELETE:/pets/{petId}');
   });
 
+  it('finds a re-imported spec\'s changed and unchanged endpoints, and none of its removed ones', () => {
+    const before = spec('s', [
+      { method: 'GET', path: '/cats', summary: 'List cats' },
+      { method: 'GET', path: '/dogs', summary: 'List dogs' },
+      { method: 'GET', path: '/birds', summary: 'List birds' },
+    ]);
+    // Same content for /cats (its document is kept), new text for /dogs, /birds gone, /fish new.
+    const after = spec('s', [
+      { method: 'GET', path: '/cats', summary: 'List cats' },
+      { method: 'GET', path: '/dogs', summary: 'List puppies' },
+      { method: 'GET', path: '/fish', summary: 'List fish' },
+    ]);
+    const catalog = new Catalog([before]);
+    catalog.replace([after]);
+    const fresh = new Catalog([after]);
+    for (const q of ['cats', 'puppies', 'fish', 'list']) {
+      assert.deepEqual(
+        catalog.search(q).map((h) => [h.endpoint.id, h.score]),
+        fresh.search(q).map((h) => [h.endpoint.id, h.score]),
+        q,
+      );
+    }
+    // The hit is the new spec's endpoint object, not the one it replaced.
+    assert.equal(catalog.search('cats')[0]?.endpoint, after.endpoints[0]);
+    assert.deepEqual(catalog.search('birds'), []);
+  });
+
   it('replaces to an empty catalogue', () => {
     const catalog = new Catalog([petsSpec()]);
     catalog.replace([]);
@@ -231,6 +258,16 @@ describe('Catalog.search', () => {
     const c = new Catalog([s]);
     assert.equal(c.search('list PRs')[0]?.endpoint.id, 'g:GET:/repos/{owner}/{repo}/pulls');
     assert.equal(c.search('repos of an org')[0]?.endpoint.id, 'g:GET:/orgs/{org}/repos');
+  });
+
+  it('indexes and finds words that are names of Object.prototype members', () => {
+    const s = spec('js', [
+      { method: 'GET', path: '/classes/{name}/constructor', summary: 'Get the constructor of a class', params: ['name'] },
+      { method: 'GET', path: '/values/{id}', summary: 'Convert a value with toString', operationId: 'valueOf', params: ['id'] },
+    ]);
+    const c = new Catalog([s]);
+    assert.equal(c.search('constructor')[0]?.endpoint.id, 'js:GET:/classes/{name}/constructor');
+    assert.equal(c.search('toString hasOwnProperty')[0]?.endpoint.id, 'js:GET:/values/{id}');
   });
 
   it('returns nothing for empty, stop-word-only or unmatched queries and honours the limit', () => {
