@@ -3,18 +3,21 @@
 // tool calls wait until the first import is done. A spec that fails to load is reported on the
 // log and left out; the others serve.
 //
+// Start-up order is tuned for the first answer: only the light modules are loaded statically.
+// The IPC socket is claimed first (a second daemon stops before touching stdio or a port), then
+// the transport starts (stdio answers initialize and tools/list before the MCP SDK is even loaded),
+// and the importer, the HTTP transports and the invoker (ky, ajv) come in with import() when needed.
+//
 // Kept small on purpose: the daemon's IPC, watching and `svc update` build on `Daemon`
 // (`catalog`, `outcomes`, `reload`-style code can call `catalog.replace`) without changing this.
-import * as catalogModule from '../catalog/index.ts';
-import { importAll } from '../import/index.ts';
-import * as invokeModule from '../invoke/index.ts';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
 import type { Invoker } from '../invoke/index.ts';
 import { formatDiagnostic, type ImportOutcome, type ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import { isLoopbackHost } from '../mcp/guard.ts';
-import { serveStdio, startHttp, MCP_PATH, SSE_PATH, type HttpHandle, type StdioHandle } from '../mcp/index.ts';
+import type { HttpHandle } from '../mcp/http.ts';
+import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { loadConfig } from '../config/load.ts';
 import { DaemonServices } from './services.ts';
@@ -54,6 +57,7 @@ export interface Daemon {
 
 /** Import every spec of `config`, in config order (src/import's importAll). Never throws for bad specs. */
 export async function importConfigured(config: Config): Promise<ImportOutcome[]> {
+  const { importAll } = await import('../import/index.ts');
   return importAll(config.specs, config.limits);
 }
 
@@ -79,13 +83,26 @@ export function reportOutcomes(outcomes: readonly ImportOutcome[], log: (line: s
   log(`loaded ${loaded} spec(s), ${endpoints} endpoints in ${Math.round(ms)} ms${failed ? `; ${failed} failed, serving the rest` : ''}`);
 }
 
-/** The invoker, or one that explains invoke is unavailable when this build has none. */
+/**
+ * The invoker, loaded on the first invoke call (ky and ajv are not needed before); one per config,
+ * so its OAuth2 token cache lives as long as the config. When this build has none, every call
+ * explains invoke is unavailable.
+ */
 function makeInvoker(config: Config): Invoker {
-  const create = (invokeModule as Partial<typeof invokeModule>).createInvoker;
-  if (typeof create === 'function') return create(config);
+  let loaded: Promise<Invoker> | undefined;
+  const load = (): Promise<Invoker> =>
+    (loaded ??= import('../invoke/index.ts').then((mod) => {
+      const create = (mod as Partial<typeof mod>).createInvoker;
+      if (typeof create === 'function') return create(config);
+      return {
+        async invoke() {
+          return { isError: true, text: 'invoke is not available in this build of svc; use inspect to read the endpoint' };
+        },
+      };
+    }));
   return {
-    async invoke() {
-      return { isError: true, text: 'invoke is not available in this build of svc; use inspect to read the endpoint' };
+    async invoke(endpoint, spec, args, ctx) {
+      return (await load()).invoke(endpoint, spec, args, ctx);
     },
   };
 }
@@ -113,6 +130,7 @@ export function resolveToken(config: Config, env: NodeJS.ProcessEnv): string | u
 export async function startServe(options: ServeOptions): Promise<Daemon> {
   const { config } = options;
   const log = options.log ?? ((line: string) => void process.stderr.write(`svc: ${line}\n`));
+  const catalogModule = await import('../catalog/index.ts');
   const CatalogClass = (catalogModule as Partial<typeof catalogModule>).Catalog;
   if (typeof CatalogClass !== 'function') throw new SvcError('no-catalog', 'the catalogue is not available in this build');
   const token = config.serve.transport === 'sse' ? resolveToken(config, options.env ?? process.env) : undefined;
@@ -139,8 +157,15 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           log,
         });
   let outcomes: readonly ImportOutcome[] = [];
-  const started = performance.now();
-  const ready = importConfigured(config).then(
+  let started = 0;
+  // The import starts once the transport is up: in stdio mode after the first answers went out,
+  // since reading and parsing the specs holds the thread the early answers need.
+  let startImport!: () => void;
+  const importing = new Promise<void>((resolve) => (startImport = resolve));
+  const ready = importing.then(() => {
+    started = performance.now();
+    return importConfigured(config);
+  }).then(
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
@@ -181,13 +206,16 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     : undefined;
   try {
     if (config.serve.transport === 'stdio') {
-      const stdio = await serveStdio({ context, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
+      const stdio = await serveStdio({ context, log, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
+      startImport();
       // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
       void stdio.closed.then(() => close());
       handle = stdio;
       services?.setTransport({ transport: 'stdio' });
       log('serving MCP on stdio');
     } else {
+      startImport();
+      const { startHttp, MCP_PATH, SSE_PATH } = await import('../mcp/http.ts');
       const http = await startHttp({
         context,
         ...(hooks ? { hooks } : {}),

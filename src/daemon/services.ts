@@ -2,14 +2,14 @@
 // read-only mirrors), the report-only watcher, updates, metrics and catalogue-change events.
 // serve.ts starts this before the MCP transport (so a second daemon on the same socket stops
 // with a clear message before touching stdio or a port) and hands over the first import.
+// Light to load on purpose: the importer, the tools and zod come in with import() when first
+// needed, so claiming the socket costs serve's start-up almost nothing.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
 import type { ImportOutcome } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
-import { importSpec } from '../import/index.ts';
-import { runTool, toolByName } from '../tools/index.ts';
+import type { ImportFn } from './update.ts';
 import type { ToolContext } from '../tools/types.ts';
 import { updateSummary } from '../ipc/format.ts';
 import { IpcServer, type Handler } from '../ipc/server.ts';
@@ -29,6 +29,9 @@ export const SVC_VERSION: string = (() => {
     return '0.0.0';
   }
 })();
+
+/** The importer, loaded when the first update needs it (serve's first import loads it anyway). */
+const lazyImportSpec: ImportFn = async (...args) => (await import('../import/index.ts')).importSpec(...args);
 
 export interface DaemonServicesOptions {
   readonly config: Config;
@@ -70,7 +73,7 @@ export class DaemonServices {
 
   private constructor(options: DaemonServicesOptions) {
     this.#options = options;
-    this.updater = new Updater({ catalog: options.catalog, reload: options.reload, importSpec });
+    this.updater = new Updater({ catalog: options.catalog, reload: options.reload, importSpec: lazyImportSpec });
     this.#seeded = new Promise((resolve) => (this.#resolveSeeded = resolve));
     this.#watcher =
       options.watch === false
@@ -190,6 +193,7 @@ export class DaemonServices {
   /** The same handler an MCP client would reach, with the same input checks. */
   async #mirror(toolName: string, params: Record<string, unknown>): Promise<ToolMirrorResult> {
     await this.#seeded;
+    const [{ runTool, toolByName }, { z }] = await Promise.all([import('../tools/index.ts'), import('zod')]);
     const tool = toolByName(toolName);
     if (!tool) throw new SvcError('unknown-tool', `no tool ${toolName} in this build`);
     const parsed = z.strictObject(tool.inputShape).safeParse(params);

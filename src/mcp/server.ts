@@ -1,13 +1,16 @@
 // The only bridge between our tools (src/tools) and the MCP SDK: one McpServer per session,
 // every tool registered with its zod shapes, results mapped to CallToolResult.
 // Everything protocol-revision specific stays in this folder.
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
+import { earlyAnswers } from './early.ts';
+import { SERVER_NAME, SERVER_VERSION } from './identity.ts';
 import { describeTools } from './tool-list.ts';
+
+export { SERVER_NAME, SERVER_VERSION };
 
 /** What a session needs from the daemon: the shared catalogue, config and invoker, once loaded. */
 export type SessionContext = Pick<ToolContext, 'catalog' | 'config' | 'invoker'>;
@@ -38,17 +41,6 @@ export interface McpServerOptions {
   readonly tools?: readonly ToolDefinition[];
   readonly hooks?: McpHooks;
 }
-
-export const SERVER_NAME = 'svc';
-
-export const SERVER_VERSION: string = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-})();
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
@@ -121,7 +113,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   // answers it as a tool result), and bad arguments are tool errors (isError) in plain words,
   // so the model can correct its next call.
   const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
-  const listed = describeTools(tools);
+  // Our own seven tools: the list precomputed by `npm run gen:mcp` (the same JSON the stdio front
+  // answers with before the SDK is loaded; a test keeps it equal to describeTools(TOOLS)).
+  const listed = tools === TOOLS ? (earlyAnswers().tools as unknown as Tool[]) : describeTools(tools);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = byName.get(request.params.name);
