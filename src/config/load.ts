@@ -155,7 +155,8 @@ export async function configFromFiles(files: readonly string[], cwd: string = pr
   return { file: resolve(dir, 'svc.yaml'), dir, specsDir, specs, serve: DEFAULT_SERVE, limits: DEFAULT_LIMITS };
 }
 
-function specDefaults(path: string): Omit<SpecConfig, 'name' | 'collection'> {
+/** A spec entry's settings when svc.yaml says nothing but its path: the safe defaults. */
+export function specDefaults(path: string): Omit<SpecConfig, 'name' | 'collection'> {
   return {
     path,
     allowRemoteRefs: false,

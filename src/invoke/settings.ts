@@ -1,5 +1,6 @@
 // The svc.yaml settings that apply to one spec, with the key path messages should name.
-import { DEFAULTS, type Config, type SpecConfig } from '../config/types.ts';
+import { specDefaults } from '../config/index.ts';
+import type { Config, SpecConfig } from '../config/types.ts';
 
 export interface SpecSettings {
   readonly spec: SpecConfig;
@@ -24,20 +25,7 @@ export function specSettings(config: Config, specName: string): SpecSettings {
   }
   // Not listed: the safe defaults, and messages that tell the user to list it.
   return {
-    spec: {
-      path: '',
-      name: specName,
-      collection: 'default',
-      allowRemoteRefs: false,
-      allowRefsFrom: [],
-      serverVariables: {},
-      allowedOrigins: [],
-      writes: 'deny',
-      auth: [],
-      headers: {},
-      timeoutMs: DEFAULTS.timeoutMs,
-      retries: DEFAULTS.retries,
-    },
+    spec: { ...specDefaults(''), name: specName, collection: 'default' },
     key: `specs[] (an entry with name: ${specName})`,
     where: ` (${config.file})`,
     unlisted: true,

@@ -1,15 +1,11 @@
 // Text for people: update reports and status, from the plain protocol data. Shared by the CLI
 // and the daemon's own log, so both say the same thing. No heavy imports (the CLI loads this).
+import { formatPlace } from '../model/diagnostic.ts';
 import type { DiagnosticView, IdChanges, SpecUpdateReport, StatusResult, UpdateResult } from './protocol.ts';
 
-export function placeOf(d: Pick<DiagnosticView, 'file' | 'line' | 'column' | 'pointer'>): string {
-  if (d.line !== undefined) return `${d.file}:${d.line}${d.column !== undefined ? `:${d.column}` : ''}`;
-  if (d.pointer !== undefined) return `${d.file}#${d.pointer}`;
-  return d.file;
-}
 
 function diagnosticLine(d: DiagnosticView): string {
-  const head = `${placeOf(d)}: ${d.severity}: ${d.message}`;
+  const head = `${formatPlace(d)}: ${d.severity}: ${d.message}`;
   return d.hint ? `${head}\n      hint: ${d.hint}` : head;
 }
 
@@ -106,7 +102,7 @@ export function formatStatus(s: StatusResult): string {
   for (const spec of s.specs) {
     const fmt = [spec.format, spec.version ? `v${spec.version}` : ''].filter(Boolean).join(' ');
     const state =
-      spec.state === 'failed' ? `FAILED: ${spec.errors[0] ? `${placeOf(spec.errors[0])}: ${spec.errors[0].message}` : 'unknown error'}`
+      spec.state === 'failed' ? `FAILED: ${spec.errors[0] ? `${formatPlace(spec.errors[0])}: ${spec.errors[0].message}` : 'unknown error'}`
       : spec.state === 'loading' ? 'loading'
       : 'ok';
     lines.push(

@@ -2,6 +2,8 @@
 // request per line, one reply per request (progress lines may come first). Plain data only:
 // this module is loaded by the CLI, so it imports nothing heavier than types.
 
+import type { Diagnostic } from '../model/diagnostic.ts';
+
 /** Bumped on any incompatible change; a daemon answers other versions with `unsupported-version`. */
 export const PROTOCOL_VERSION = 1;
 
@@ -55,16 +57,8 @@ export interface PingResult {
   readonly config: string;
 }
 
-export interface DiagnosticView {
-  readonly severity: 'error' | 'warning';
-  readonly code: string;
-  readonly message: string;
-  readonly file: string;
-  readonly pointer?: string;
-  readonly line?: number;
-  readonly column?: number;
-  readonly hint?: string;
-}
+/** A diagnostic as it travels: the model's own plain-data shape. */
+export type DiagnosticView = Diagnostic;
 
 /** How many ids per change kind a reply lists; counts are always complete. */
 export const SAMPLE_IDS = 5;
