@@ -74,14 +74,15 @@ export function walkOperations(
       const itemParams = readParams(docs, located, ctx);
       for (const key of Object.keys(item.node)) {
         const method = METHOD_BY_KEY.get(key);
-        const opPointer = joinPointer(itemAt, key);
         if (method === undefined) {
           if (OTHER_METHOD_KEYS.has(key)) {
+            const opPointer = joinPointer(itemAt, key);
             skipped.push({ method: key.toUpperCase(), path, reason: `method ${key.toUpperCase()} is not one of ${HTTP_METHODS.join(', ')}`, pointer: opPointer });
             ctx.warn({ code: 'method-skipped', message: `${key.toUpperCase()} ${path} skipped: svc serves only ${HTTP_METHODS.join(', ')}`, pointer: opPointer, file: item.file });
           }
           continue;
         }
+        const opPointer = joinPointer(itemAt, key);
         const op = docs.deref(item.node[key], item.file, opPointer);
         if (!op.ok) {
           ctx.warn({ code: op.code, message: `${method} ${path}: ${op.message}`, pointer: opPointer, file: item.file, ...(op.hint ? { hint: op.hint } : {}) });

@@ -8,8 +8,9 @@ export function joinPointer(base: string, ...tokens: readonly (string | number)[
 }
 
 export function escapeToken(token: string): string {
-  if (token.indexOf('~') === -1 && token.indexOf('/') === -1) return token;
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+  // Every path key has a `/`: string replaceAll is several times cheaper than a RegExp here.
+  if (token.indexOf('/') === -1) return token.indexOf('~') === -1 ? token : token.replaceAll('~', '~0');
+  return (token.indexOf('~') === -1 ? token : token.replaceAll('~', '~0')).replaceAll('/', '~1');
 }
 
 function unescapeToken(token: string): string {

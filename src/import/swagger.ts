@@ -3,7 +3,7 @@
 import type { BodyContent, Endpoint, Parameter, ParamLocation, RequestBody, Response, Server, ServerVariable } from '../model/endpoint.ts';
 import type { SecurityScheme } from '../model/spec.ts';
 import type { FormatContext, FormatResult } from './format.ts';
-import type { DocumentSet } from './documents.ts';
+import { refOf, type DocumentSet } from './documents.ts';
 import { EndpointIds } from './ids.ts';
 import { joinPointer } from './pointer.ts';
 import {
@@ -75,25 +75,24 @@ function buildEndpoint(docs: DocumentSet, site: OperationSite, ctx: FormatContex
   const summary = optionalString(o.summary);
   const description = optionalString(o.description);
   const security = o.security !== undefined ? toSecurity(o.security) : shared.docSecurity;
-  return {
-    id: ids.next(ctx.spec, method, path),
-    spec: ctx.spec,
-    collection: ctx.collection,
-    method,
-    path,
-    ...(summary !== undefined ? { summary } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(typeof o.operationId === 'string' ? { operationId: o.operationId } : {}),
-    tags: stringArray(o.tags),
-    deprecated: o.deprecated === true,
-    parameters,
-    ...(requestBody ? { requestBody } : {}),
-    responses: toResponses(docs, o.responses, op, produces, ctx),
-    servers: shared.servers,
-    ...(security !== undefined ? { security } : {}),
-    source: { file: op.file, pointer: op.pointer },
-  };
+  // Built field by field (same key order as before): conditional spreads allocate a temporary
+  // object per optional field, for every endpoint.
+  const endpoint: Mutable<Endpoint> = { id: ids.next(ctx.spec, method, path), spec: ctx.spec, collection: ctx.collection, method, path };
+  if (summary !== undefined) endpoint.summary = summary;
+  if (description !== undefined) endpoint.description = description;
+  if (typeof o.operationId === 'string') endpoint.operationId = o.operationId;
+  endpoint.tags = stringArray(o.tags);
+  endpoint.deprecated = o.deprecated === true;
+  endpoint.parameters = parameters;
+  if (requestBody) endpoint.requestBody = requestBody;
+  endpoint.responses = toResponses(docs, o.responses, op, produces, ctx);
+  endpoint.servers = shared.servers;
+  if (security !== undefined) endpoint.security = security;
+  endpoint.source = { file: op.file, pointer: op.pointer };
+  return endpoint as Endpoint;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
 /**
  * Parameters are shared between endpoints when they come from the same source node (path-level
@@ -195,8 +194,10 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, produces
   const out: Response[] = [];
   for (const status of Object.keys(raw)) {
     if (status.startsWith('x-')) continue;
-    const pointer = joinPointer(op.pointer, 'responses', status);
-    const r = docs.deref(raw[status], op.file, pointer);
+    const value = raw[status];
+    // The pointer only matters for warnings: built when the response is a $ref (which may fail).
+    const pointer = refOf(value) === undefined ? '' : joinPointer(op.pointer, 'responses', status);
+    const r = docs.deref(value, op.file, pointer);
     if (!r.ok) {
       ctx.warn({ code: r.code, message: `response ${status}: ${r.message}`, pointer, file: op.file, ...(r.hint ? { hint: r.hint } : {}) });
       out.push({ status, label: responseLabel(status, undefined) });
