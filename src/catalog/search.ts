@@ -63,6 +63,12 @@ const RERANK_POOL = 120;
 const POSTINGS_BUDGET = 1500;
 /** Fields that say what an endpoint is; prose and parameter names are skipped for expensive queries. */
 const STRONG_FIELDS = ['s', 'p', 'o', 't', 'd'];
+/** Of more candidates than this, only the likeliest by the re-ranking factor are scored. */
+const SCORED_CANDIDATES = 600;
+/** Query terms shorter than this are never prefix-expanded (`ap` would expand to half the index). */
+const PREFIX_MIN = 5;
+/** How many documents a query of only common words scores, at most (beyond the first term's). */
+const CANDIDATES = 2000;
 
 const NOISE_PATH_WORD = /^(v\d+[a-z]*\d*|\d+|json|xml|api)$/;
 
@@ -348,9 +354,17 @@ export class SearchIndex {
   readonly #entries = new Map<number, Entry>();
   /** Documents per term (any field): how expensive a term is to look up. */
   readonly #df = new Map<string, number>();
+  /**
+   * Term -> documents that name it: in the resource (last literal path segment) or in the summary.
+   * For a query made only of very common words, these are the candidates worth scoring.
+   */
+  readonly #namedByResource = new Map<string, Set<number>>();
+  readonly #namedBySummary = new Map<string, Set<number>>();
   /** Term -> the last `#count` call that saw it: distinct terms per document without a Set per document. */
   readonly #seen = new Map<string, number>();
   #stamp = 0;
+  /** Term -> `#prefixDf`, for the current index contents. */
+  readonly #prefixCost = new Map<string, number>();
   /** Terms of the fields that say what an endpoint is, for candidates checked against left-out terms. */
   readonly #strong = new WeakMap<Entry, ReadonlySet<string>>();
 
@@ -389,6 +403,7 @@ export class SearchIndex {
    * If adding throws, the index is as it was before the call.
    */
   update(added: readonly Entry[], removed: readonly Entry[]): void {
+    this.#prefixCost.clear();
     const removedById = new Map<string, Entry>();
     for (const entry of removed) if (this.#entries.get(entry.doc) === entry) removedById.set(entry.endpoint.id, entry);
     const docs: Doc[] = [];
@@ -413,6 +428,7 @@ export class SearchIndex {
     }
     for (let i = 0; i < docs.length; i++) {
       this.#count(docs[i]!, 1);
+      this.#name(fresh[i]!, docs[i]!, true);
       this.#entries.set(fresh[i]!.doc, fresh[i]!);
     }
     for (const [old, entry] of takeOver) {
@@ -428,7 +444,42 @@ export class SearchIndex {
       }
       this.#entries.delete(old.doc);
       this.#count(doc, -1);
+      this.#name(old, doc, false);
     }
+  }
+
+  #name(entry: Entry, doc: Doc, add: boolean): void {
+    const note = (map: Map<string, Set<number>>, t: string) => {
+      if (!t) return;
+      let set = map.get(t);
+      if (add) {
+        if (!set) map.set(t, (set = new Set()));
+        set.add(entry.doc);
+      } else if (set) {
+        set.delete(entry.doc);
+        if (set.size === 0) map.delete(t);
+      }
+    };
+    for (const t of entry.resource) note(this.#namedByResource, t);
+    for (const t of doc.s.split(' ')) note(this.#namedBySummary, t);
+  }
+
+  /**
+   * Documents that name the query's terms, rarest terms and resources first, up to `CANDIDATES`
+   * (the first set is taken whole): what a query of only common words scores instead of every posting.
+   */
+  #candidates(byRarity: readonly string[], weights: ReadonlyMap<string, number>): Set<number> | undefined {
+    const out = new Set<number>();
+    for (const map of [this.#namedByResource, this.#namedBySummary]) {
+      for (const t of byRarity) {
+        if ((weights.get(t) ?? 1) < 1) continue;
+        const docs = map.get(t);
+        if (!docs) continue;
+        if (out.size > 0 && out.size + docs.size > CANDIDATES) continue;
+        for (const d of docs) out.add(d);
+      }
+    }
+    return out.size > 0 ? out : undefined;
   }
 
   /** Adds `delta` to the document frequency of each distinct term of `doc`. */
@@ -456,6 +507,21 @@ export class SearchIndex {
     }
   }
 
+  /**
+   * Documents per term summed over every index term the term is a prefix of: what a prefix search
+   * for it visits. Remembered until the index changes.
+   */
+  #prefixDf(term: string): number {
+    let n = this.#prefixCost.get(term);
+    if (n === undefined) {
+      n = 0;
+      for (const [t, df] of this.#df) if (t.startsWith(term)) n += df;
+      if (this.#prefixCost.size > 10_000) this.#prefixCost.clear();
+      this.#prefixCost.set(term, n);
+    }
+    return n;
+  }
+
   #strongTerms(entry: Entry): ReadonlySet<string> {
     let terms = this.#strong.get(entry);
     if (!terms) {
@@ -471,12 +537,6 @@ export class SearchIndex {
     if (parsed.terms.length === 0) return [];
     const weights = parsed.weights;
     // `boostDocument` runs before MiniSearch builds a result object, so a 0 there is the cheapest filter.
-    const entries = this.#entries;
-    const accept = options.accept;
-    const boostDocument = options.all ? undefined : (id: number) => {
-      const entry = entries.get(id);
-      return entry !== undefined && accept(entry) ? 1 : 0;
-    };
     // Rarest terms first; past the budget, the rest are checked on the candidates only.
     // Low-weight words ("my", "all") go last: a candidate pool drawn from them alone would miss the point.
     const cost = (t: string) => (this.#df.get(t) ?? 0) * ((weights.get(t) ?? 1) < 1 ? 100 : 1);
@@ -492,15 +552,41 @@ export class SearchIndex {
         postings += df;
       }
     }
+    const entries = this.#entries;
+    const accept = options.accept;
+    let boostDocument: ((id: number) => number) | undefined = options.all ? undefined : (id: number) => {
+      const entry = entries.get(id);
+      return entry !== undefined && accept(entry) ? 1 : 0;
+    };
+    // Even the rarest word is everywhere ("create a namespace" in a catalogue of many Kubernetes
+    // copies): score only the documents that name the query's words in their resource or summary.
+    if ((this.#df.get(searched[0]!) ?? 0) > POSTINGS_BUDGET) {
+      let candidates = this.#candidates(byRarity, weights);
+      if (candidates && candidates.size > SCORED_CANDIDATES) candidates = this.#mostLikely(candidates, parsed, options);
+      if (candidates) {
+        const all = options.all === true;
+        boostDocument = (id: number) => {
+          if (!candidates.has(id)) return 0;
+          if (all) return 1;
+          const entry = entries.get(id);
+          return entry !== undefined && accept(entry) ? 1 : 0;
+        };
+      }
+    }
     // Prefix expansion multiplies the postings visited: only while the query is cheap.
-    const cheap = late.length === 0 && postings < POSTINGS_BUDGET / 2;
+    let cheap = late.length === 0 && postings < POSTINGS_BUDGET / 2;
+    if (cheap) {
+      let expanded = 0;
+      for (const t of searched) expanded += t.length >= PREFIX_MIN ? this.#prefixDf(t) : (this.#df.get(t) ?? 0);
+      cheap = expanded < POSTINGS_BUDGET / 2;
+    }
     const prefix = cheap;
     const run = (fuzzy: boolean) =>
       this.#mini.search(searched.join(' '), {
         ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
         boostTerm: (term) => weights.get(term) ?? 1,
-        prefix: (term) => prefix && term.length >= 5,
+        prefix: (term) => prefix && term.length >= PREFIX_MIN,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: 0.3, fuzzy: 0.2 },
       });
@@ -527,6 +613,24 @@ export class SearchIndex {
     const order = options.order;
     ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
     return ranked;
+  }
+
+  /**
+   * The `SCORED_CANDIDATES` candidates whose method, shape and path words fit the query best (the
+   * re-ranking factor alone, text score aside): all of them name a query word, so this is what
+   * tells them apart, at a fraction of the cost of scoring their text.
+   */
+  #mostLikely(candidates: ReadonlySet<number>, parsed: ParsedQuery, options: RankOptions): Set<number> {
+    const scored: { doc: number; f: number; order: number }[] = [];
+    for (const doc of candidates) {
+      const entry = this.#entries.get(doc);
+      if (!entry || (!options.all && !options.accept(entry))) continue;
+      scored.push({ doc, f: this.#factor(entry, parsed, 1), order: options.order ? options.order(entry) : doc });
+    }
+    scored.sort((a, b) => b.f - a.f || a.order - b.order);
+    const out = new Set<number>();
+    for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
+    return out;
   }
 
   /** Multiplier from what the query asks against what the endpoint is. */
