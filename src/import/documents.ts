@@ -3,11 +3,12 @@
 // whole document. External files are loaded once, up front, by json-schema-ref-parser's crawler
 // with our own resolver (folder rule, remote refusal, size limit) and parser (BOM, line:column errors).
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { $RefParser, ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
-import { decodeUtf8, parseText, readSpecFile } from './read.ts';
+import { decodeUtf8, parseText, readSpecFileSync } from './read.ts';
 import { joinPointer, lookupPointer } from './pointer.ts';
 
 export interface RefTarget {
@@ -180,14 +181,16 @@ export class DocumentSet {
       name: 'svc-file',
       order: 1,
       canRead: (file: { url: string }) => !REMOTE.test(file.url),
-      read: async (file: { url: string }): Promise<Buffer> => {
+      // Synchronous on purpose: a spec of thousands of small files (DigitalOcean: 2,850) spent more
+      // time in thread-pool round trips (realpath, stat, open, read, close) than in reading.
+      read: (file: { url: string }): Buffer => {
         const target = toFsPath(file.url);
-        const real = await realOrSelf(target);
+        const real = realOrSelfSync(target);
         if (!roots.some((r) => isInside(real, r))) {
           const message = `$ref to ${target} refused: it is outside the spec's folder ${rootDir}`;
           fail('ref-outside-folder', target, message, 'Move the file into the spec folder, or list its folder under refs.allowFrom for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
         }
-        const read = await readSpecFile(target, options.maxBytes);
+        const read = readSpecFileSync(target, options.maxBytes);
         if (!read.ok) {
           const message = `$ref to ${target}: ${read.problem.message}`;
           const code = read.problem.code === 'file-missing' ? 'ref-file-missing' : `ref-${read.problem.code}`;
@@ -305,6 +308,14 @@ function safeDecode(s: string): string {
 async function realOrSelf(p: string): Promise<string> {
   try {
     return await realpath(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function realOrSelfSync(p: string): string {
+  try {
+    return realpathSync.native(p);
   } catch {
     return path.resolve(p);
   }
