@@ -153,11 +153,12 @@ export function documentOf(entry: Entry): Doc {
   for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
   return {
     i: entry.doc,
-    s: joinTerms(e.summary),
+    // Without a summary, the description's first sentence is the summary ("Deletes a message.").
+    s: e.summary ? joinTerms(e.summary) : joinTerms(head),
     p: pathTerms(e.path).join(' '),
     o: joinTerms(e.operationId),
     t: e.tags.length === 0 ? '' : joinTerms(e.tags.join(' ')),
-    d: joinTerms(head),
+    d: e.summary ? joinTerms(head) : '',
     a: joinTerms(params),
     e: joinDistinctTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)),
   };

@@ -208,7 +208,7 @@ export const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
       ['send', 'create'], ['post', 'create'], ['upload', 'create'], ['open', 'create'], ['submit', 'create'],
       ['start', 'create'], ['register', 'create'], ['invite', 'create'], ['generate', 'create'],
       ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
-      ['enable', 'update'], ['disable', 'update'],
+      ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'],
       ['search', 'list'],
       ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'],
     ] as const
