@@ -123,11 +123,13 @@ function endpointVerbs(endpoint: Endpoint): Intent[] {
 }
 
 const NO_VERBS: readonly Intent[] = [];
+/** `/users/@me`, `/accounts/self`: a path ending in the caller names one thing, as a placeholder does. */
+const SELF_SEGMENT = /^@?(me|self|current|mine)$/i;
 
 export function makeEntry(endpoint: Endpoint, doc: number, position = 0): Entry {
   const segs = pathSegments(endpoint.path);
   const last = segs[segs.length - 1] ?? '';
-  const item = last.includes('{') || last.startsWith(':');
+  const item = last.includes('{') || last.startsWith(':') || SELF_SEGMENT.test(last);
   let resource: string[] = [];
   for (let i = segs.length - 1; i >= 0; i--) {
     const seg = segs[i]!;

@@ -1,16 +1,16 @@
 // Regression guard for search quality: part of the query sets (four specs of different styles:
 // REST with summaries, RPC-style methods, no summaries at all, many summary-less operations),
 // imported from the real corpus. Thresholds sit just under the figures measured when this
-// test was written (hit@1 0.76, hit@5 0.93 on these 119 queries), so a ranking change that
-// loses answers fails here; `npm run bench:search` reports the full sets.
+// thresholds were last set (hit@1 0.765, hit@5 0.966 on these 119 queries), so a ranking change
+// that loses answers fails here; `npm run bench:search` reports the full sets.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
 import { CORPUS, corpusAvailable, evaluate, importQuerySpecs, loadQueries, resolveIds } from './harness.ts';
 
 const SPECS = ['spotify', 'slack', 'discord', 'twilio'];
-const MIN_HIT1 = 0.72;
-const MIN_HIT5 = 0.9;
+const MIN_HIT1 = 0.74;
+const MIN_HIT5 = 0.95;
 
 describe('search quality on real API descriptions', { skip: corpusAvailable() ? false : `corpus not found at ${CORPUS}` }, () => {
   it(`finds the right endpoint first for at least ${MIN_HIT1} and in the top five for at least ${MIN_HIT5} of the queries`, async () => {
