@@ -2,7 +2,7 @@
 // with line:column errors. Shared by the root document and every externally referenced file.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { parseDocument, visit, type Document } from 'yaml';
 
 /** A problem reading or parsing one file, with the place when known. */
 export interface ReadProblem {
@@ -145,15 +145,39 @@ function parseYaml(text: string): ParseResult {
       const pos = w.linePos?.[0];
       return { code: 'yaml-warning', message: firstLine(w.message).replace(/ at line \d+, column \d+:?$/, ''), ...(pos ? { line: pos.line, column: pos.col } : {}) };
     });
-    const value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    return { ok: true, value, warnings };
+    try {
+      return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), warnings };
+    } catch (err) {
+      return { ok: false, problem: aliasProblem(text, doc, err as Error) };
+    }
   } catch (err) {
-    // toJS throws on alias bombs and similar resource limits.
-    return {
-      ok: false,
-      problem: { code: 'yaml-invalid', message: `YAML cannot be loaded: ${firstLine((err as Error).message)}`, hint: 'Reduce aliases or fix the document.' },
-    };
+    return { ok: false, problem: { code: 'yaml-invalid', message: `YAML cannot be loaded: ${firstLine((err as Error).message)}`, hint: 'Fix the document.' } };
   }
+}
+
+/**
+ * toJS fails on aliases only: one whose anchor is not defined before it, or more alias expansions
+ * than MAX_ALIAS_COUNT (a "billion laughs" document). The place is that alias (the first one for
+ * too many), so the message can name its line like any syntax error.
+ */
+function aliasProblem(text: string, doc: Document, err: Error): ReadProblem {
+  const message = firstLine(err.message);
+  const unresolved = /Unresolved alias[^:]*: (.+)$/.exec(message)?.[1];
+  let at: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (unresolved !== undefined && node.source !== unresolved) return undefined;
+      at = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  const place = at !== undefined ? lineColumn(text, at) : undefined;
+  return {
+    code: 'yaml-invalid',
+    message: `YAML cannot be loaded: ${message}`,
+    ...(place ? { line: place.line, column: place.column } : {}),
+    hint: unresolved !== undefined ? `Define the anchor &${unresolved} before the alias *${unresolved} that uses it.` : 'Reduce aliases or fix the document.',
+  };
 }
 
 function jsonProblem(text: string, err: Error): ReadProblem {
