@@ -123,7 +123,7 @@ export class DocumentSet {
         hint: 'Fix the pointer after # or add the missing definition.',
       };
     }
-    return { ok: true, file, pointer: fragment, node: found.value };
+    return { ok: true, file, pointer: found.pointer, node: found.value };
   }
 
   /**

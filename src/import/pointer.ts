@@ -18,12 +18,15 @@ function unescapeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** A lookup's outcome: the value and its pointer in canonical form (decoded, RFC 6901-escaped), or how far it got. */
+export type PointerLookup = { found: true; value: unknown; pointer: string } | { found: false; at: string };
+
 /**
- * Walks `pointer` (the part after `#`, URI-encoded as in a `$ref`) inside `doc`.
- * Returns `undefined` when a token is missing.
+ * Walks `pointer` (the part after `#`, URI-encoded as in a `$ref`) inside `doc`. The pointer found
+ * comes back in one spelling (`~1users~1{id}` for `~1users~1%7Bid%7D`), so one place has one name.
  */
-export function lookupPointer(doc: unknown, pointer: string): { found: true; value: unknown } | { found: false; at: string } {
-  if (pointer === '' || pointer === '/') return pointer === '' ? { found: true, value: doc } : lookupTokens(doc, ['']);
+export function lookupPointer(doc: unknown, pointer: string): PointerLookup {
+  if (pointer === '' || pointer === '/') return pointer === '' ? { found: true, value: doc, pointer: '' } : lookupTokens(doc, ['']);
   if (pointer[0] !== '/') return { found: false, at: '' };
   const raw = pointer.slice(1).split('/');
   const tokens = raw.map((t) => {
@@ -40,7 +43,7 @@ export function lookupPointer(doc: unknown, pointer: string): { found: true; val
   return lookupTokens(doc, tokens);
 }
 
-function lookupTokens(doc: unknown, tokens: readonly string[]): { found: true; value: unknown } | { found: false; at: string } {
+function lookupTokens(doc: unknown, tokens: readonly string[]): PointerLookup {
   let cur: unknown = doc;
   let at = '';
   for (const token of tokens) {
@@ -49,5 +52,5 @@ function lookupTokens(doc: unknown, tokens: readonly string[]): { found: true; v
     cur = (cur as Record<string, unknown>)[token];
     at += '/' + escapeToken(token);
   }
-  return { found: true, value: cur };
+  return { found: true, value: cur, pointer: at };
 }
