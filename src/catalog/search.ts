@@ -563,7 +563,8 @@ export class SearchIndex {
     };
     // Even the rarest word is everywhere ("create a namespace" in a catalogue of many Kubernetes
     // copies): score only the documents that name the query's words in their resource or summary.
-    if ((this.#df.get(searched[0]!) ?? 0) > POSTINGS_BUDGET) {
+    // With a filter, only accepted documents are scored already; narrowing further would cost answers.
+    if (options.all && (this.#df.get(searched[0]!) ?? 0) > POSTINGS_BUDGET) {
       let candidates = this.#candidates(byRarity, weights);
       if (candidates && candidates.size > SCORED_CANDIDATES) candidates = this.#mostLikely(candidates, parsed, options);
       if (candidates) {
