@@ -1,12 +1,12 @@
 // Pieces shared by the OpenAPI 3.x and Swagger 2.0 walkers: the path/operation walk with
 // path-item parameter merging, type labels, response labels, servers and security schemes.
-import { STATUS_CODES } from 'node:http';
 import { HTTP_METHODS, type HttpMethod, type Server, type ServerVariable } from '../model/endpoint.ts';
 import type { SkippedOperation } from '../model/diagnostic.ts';
 import type { SecurityScheme } from '../model/spec.ts';
 import type { FormatContext } from './format.ts';
 import type { DocumentSet } from './documents.ts';
 import { joinPointer } from './pointer.ts';
+import { STATUS_PHRASES } from './status-codes.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -219,7 +219,7 @@ export function responseLabel(status: string, description: unknown): string {
     }
     if (line !== '') return line;
   }
-  return STATUS_CODES[Number(status)] ?? (status === 'default' ? 'Default response' : '');
+  return STATUS_PHRASES[Number(status)] ?? (status === 'default' ? 'Default response' : '');
 }
 
 const serverCache = new WeakMap<object, Server[]>();

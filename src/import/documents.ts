@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { $RefParser, ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
+import type { ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
 import { decodeUtf8, parseText, readSpecFileSync } from './read.ts';
 import { joinPointer, lookupPointer } from './pointer.ts';
 
@@ -159,6 +159,8 @@ export class DocumentSet {
    * Problems come back as a list; the files that did load are usable either way.
    */
   async loadExternal(options: LoadOptions): Promise<LoadProblem[]> {
+    // Loaded here, not at the top: single-file specs (most, and the largest) never need it.
+    const { $RefParser, ParserError, ResolverError } = await import('@apidevtools/json-schema-ref-parser');
     const rootDir = path.dirname(this.root);
     const roots = await Promise.all([rootDir, ...options.allowRefsFrom].map(realOrSelf));
     const docs = this.#docs;
