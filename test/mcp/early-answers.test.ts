@@ -117,4 +117,24 @@ describe('serveStdio with early answers', () => {
     assert.equal(opened, 1, 'the SDK saw initialize and notifications/initialized');
     assert.deepEqual(logged, [], 'no early answer differed from the SDK');
   });
+
+  it('answers initialize and tools/list before the SDK session is connected', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let connected = false;
+    const answeredWhileConnecting: number[] = [];
+    stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        const id = (JSON.parse(line) as { id?: number }).id;
+        if (!connected && typeof id === 'number') answeredWhileConnecting.push(id);
+      }
+    });
+    stdin.write(`${JSON.stringify(initialize(1, LATEST_PROTOCOL_VERSION))}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    const handle = await serveStdio({ stdin, stdout, context: () => Promise.reject(new Error('unused')) });
+    connected = true;
+    assert.deepEqual(answeredWhileConnecting, [1, 2]);
+    stdin.end();
+    await handle.closed;
+  });
 });
