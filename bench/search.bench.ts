@@ -140,6 +140,9 @@ export async function run(): Promise<string> {
   // The same queries within their spec while 100k endpoints are indexed: the shortcuts taken for
   // common words at scale must not cost answers.
   const atScale = evaluate(queries, (q) => bigCatalog.search(q.query, { spec: q.spec }, 10).map((h) => h.endpoint.id)).scores;
+  // The same queries over the whole catalogue (no spec named): the answer must win across specs.
+  const wholeSmall = evaluate(queries, (q) => catalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
+  const wholeBig = evaluate(queries, (q) => bigCatalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
   const whole = timings(false);
   const inSpec = timings(true);
   const suggestTimes: number[] = [];
@@ -164,7 +167,10 @@ export async function run(): Promise<string> {
     `| suggest for an unknown id | ${ms(percentile(suggestTimes, 50))} | ${ms(percentile(suggestTimes, 99))} | ${ms(suggestTimes[suggestTimes.length - 1]!)} |`,
     '',
     `Quality with ${bigCatalog.size.toLocaleString('en-US')} endpoints indexed (each query within its spec, as above): ` +
-      `hit@1 ${fmt(atScale.hit1)}, hit@5 ${fmt(atScale.hit5)}, MRR ${fmt(atScale.mrr)}.`,
+      `hit@1 ${fmt(atScale.hit1)}, hit@5 ${fmt(atScale.hit5)}, MRR ${fmt(atScale.mrr)}. ` +
+      `Over the whole catalogue (no spec named): ${catalog.size.toLocaleString('en-US')} endpoints hit@1 ${fmt(wholeSmall.hit1)}, ` +
+      `hit@5 ${fmt(wholeSmall.hit5)}, MRR ${fmt(wholeSmall.mrr)}; ${bigCatalog.size.toLocaleString('en-US')} endpoints hit@1 ${fmt(wholeBig.hit1)}, ` +
+      `hit@5 ${fmt(wholeBig.hit5)}, MRR ${fmt(wholeBig.mrr)} (only the original spec's ids count, and its copies tie with it, so hit@5 here mostly counts copies).`,
     '',
     '| Catalogue build | Endpoints | ms | heap MB |',
     '|---|---:|---:|---:|',
@@ -179,7 +185,15 @@ export async function run(): Promise<string> {
       const t = performance.now();
       const gh = new Catalog([outcome.spec]);
       const ghMs = performance.now() - t;
-      lines.push(`| GitHub REST (${path.basename(path.dirname(path.dirname(path.dirname(github))))}) | ${gh.size.toLocaleString('en-US')} | ${ms(ghMs)} | |`);
+      const version = path.basename(path.dirname(path.dirname(path.dirname(github))));
+      lines.push(`| GitHub REST (${version}) | ${gh.size.toLocaleString('en-US')} | ${ms(ghMs)} | |`);
+      // `svc update` after the file changed: a re-imported copy (a new object) replaces the spec.
+      const again = await importSpec(github, { name: 'github', collection: 'github' });
+      if (again.ok) {
+        const r = performance.now();
+        gh.replace([again.spec]);
+        lines.push(`| GitHub REST re-indexed by replace | ${gh.size.toLocaleString('en-US')} | ${ms(performance.now() - r)} | |`);
+      }
     }
   } else {
     lines.push('', 'GitHub REST description not cached (`.cache/octokit-openapi`, fetched by the import bench): its build time is not measured.');

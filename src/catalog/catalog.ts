@@ -1,10 +1,15 @@
-// The endpoint catalogue: every imported spec in memory, listings precomputed, one shared search index.
+// The endpoint catalogue: every imported spec in memory, listings precomputed, one search index per spec.
 // `replace` does all its work in one synchronous call, so a reader (JS being single-threaded) sees
 // either the old catalogue or the new one, never a mix.
+// Why one index per spec: a spec's search answers must not depend on what else is loaded. A shared
+// index ranks with catalogue-wide word statistics, so the same query within the same spec ranked
+// differently with 100,000 other endpoints loaded. Per spec, a spec-filtered search is exactly a
+// search of a catalogue holding that spec alone; a spec is indexed once when it arrives and its
+// index goes when it goes (no removals from a shared index, no stale postings).
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
-import { type Entry, SearchIndex, makeEntry, normalizePath, parseQuery } from './search.ts';
+import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, SearchIndex, makeEntry, normalizePath, parseQuery } from './search.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -21,8 +26,10 @@ class SpecState {
   /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
   readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
   readonly deprecated: number;
+  /** This spec's own full-text index. */
+  readonly index = new SearchIndex();
 
-  constructor(spec: ImportedSpec, nextDoc: () => number) {
+  constructor(spec: ImportedSpec) {
     this.spec = spec;
     const entries: Entry[] = [];
     const byId = new Map<string, Entry>();
@@ -34,7 +41,7 @@ class SpecState {
     for (const endpoint of spec.endpoints) {
       // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
       if (byId.has(endpoint.id)) continue;
-      const entry = makeEntry(endpoint, nextDoc(), entries.length);
+      const entry = makeEntry(endpoint, entries.length + 1, entries.length);
       entries.push(entry);
       byId.set(endpoint.id, entry);
       if (endpoint.deprecated) deprecated++;
@@ -52,6 +59,7 @@ class SpecState {
     this.byLastSegment = byLast;
     this.byLastTwo = byLastTwo;
     this.deprecated = deprecated;
+    this.index.add(entries);
   }
 }
 
@@ -75,22 +83,39 @@ interface Views {
   summaries?: readonly SpecSummary[];
 }
 
+/**
+ * A search over many specs stops after this many indexes once it has a full page: the bounds are
+ * loose enough that near-equal specs (the same API loaded under two names) would otherwise all be
+ * searched. The most promising indexes go first, so what is left out could at best tie.
+ */
+const MAX_INDEXES_SEARCHED = 8;
+const byPosition = (entry: Entry): number => entry.position;
+
+/** One spec's search: exactly what a catalogue holding that spec alone answers. */
+function rankOne(state: SpecState, parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+  return state.index.rank(parsed, { limit, accept, all, order: byPosition });
+}
+
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
 
+/** BM25's inverse document frequency, as MiniSearch computes it. */
+function idf(documents: number, matching: number): number {
+  return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
+}
+
 export class Catalog {
-  readonly #index = new SearchIndex();
+  /** Documents per term over every spec: what makes scores of different specs' indexes comparable. */
+  readonly #df = new Map<string, number>();
+  /** The catalogue's terms, sorted, for prefix look-ups; built on first need after a `replace`. */
+  #vocabulary: string[] | undefined;
   #states: readonly SpecState[] = [];
   #byName: ReadonlyMap<string, SpecState> = new Map();
   #specs: readonly ImportedSpec[] = [];
   #size = 0;
   #generation = 0;
-  #nextDoc = 1;
   #views: Views = {};
-  /** Spec name -> position in the catalogue, for source-order tie-breaks. */
-  #specOrder: ReadonlyMap<string, number> = new Map();
-  readonly #order = (entry: Entry): number => (this.#specOrder.get(entry.endpoint.spec) ?? 0) * 1e7 + entry.position;
 
   constructor(specs?: readonly ImportedSpec[]) {
     if (specs && specs.length > 0) this.replace(specs);
@@ -106,8 +131,8 @@ export class Catalog {
   }
 
   /**
-   * Swap in a new set of specs. Specs passed again as the same object keep their index entries;
-   * only specs that are new, changed (a different object) or gone touch the search index.
+   * Swap in a new set of specs. Specs passed again as the same object keep their index; specs that
+   * are new or changed (a different object) get a new one. If indexing fails, nothing changes.
    */
   replace(specs: readonly ImportedSpec[]): void {
     const seen = new Set<string>();
@@ -128,25 +153,30 @@ export class Catalog {
         next.push(old);
         kept.add(old);
       } else {
-        const state = new SpecState(spec, () => this.#nextDoc++);
+        const state = new SpecState(spec);
         next.push(state);
         added.push(state);
       }
     }
-    const removed = this.#states.filter((s) => !kept.has(s));
-    // One index update: if adding fails, the old catalogue is still whole; unchanged endpoints of a
-    // re-imported spec keep their documents.
-    this.#index.update(
-      added.flatMap((s) => s.entries),
-      removed.flatMap((s) => s.entries),
-    );
+    // Everything that can throw is done: from here on the swap cannot fail half-way.
+    for (const s of this.#states) if (!kept.has(s)) this.#countTerms(s, -1);
+    for (const s of added) this.#countTerms(s, 1);
+    this.#vocabulary = undefined;
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
-    this.#specOrder = new Map(next.map((s, i) => [s.spec.name, i]));
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
     this.#generation++;
+  }
+
+  #countTerms(state: SpecState, delta: number): void {
+    const df = this.#df;
+    for (const [term, n] of state.index.terms()) {
+      const total = (df.get(term) ?? 0) + delta * n;
+      if (total > 0) df.set(term, total);
+      else df.delete(term);
+    }
   }
 
   specs(): readonly ImportedSpec[] {
@@ -244,16 +274,20 @@ export class Catalog {
   search(query: string, filters: SearchFilters = {}, limit = DEFAULT_SEARCH_LIMIT): readonly SearchHit[] {
     if (limit <= 0) return [];
     const parsed = parseQuery(query);
-    const accept = this.#acceptor(filters);
-    if (accept === null) return [];
-    const all = filters.spec === undefined && filters.collection === undefined && filters.tag === undefined && filters.method === undefined;
-    const ranked = this.#index.rank(parsed, { limit, accept, all, order: this.#order });
+    const states = this.#statesFor(filters);
+    if (states.length === 0) return [];
+    const { tag, method } = filters;
+    const all = tag === undefined && method === undefined;
+    const accept = all
+      ? () => true
+      : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
+    const ranked = states.length === 1 ? rankOne(states[0]!, parsed, limit, accept, all) : this.#rankMany(states, parsed, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     // A path the query names outright comes first: the caller already knows what it wants.
     if (parsed.paths.length > 0) {
       const top = ranked[0]?.score ?? 1;
-      for (const entry of this.#pathMatches(parsed.paths, accept, parsed.method)) {
+      for (const entry of this.#pathMatches(states, parsed.paths, accept, parsed.method)) {
         if (hits.length >= limit) break;
         seen.add(entry.endpoint.id);
         hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
@@ -267,23 +301,90 @@ export class Catalog {
     return hits;
   }
 
-  /** A predicate for the filters, or `null` when they can match nothing (unknown spec). */
-  #acceptor(filters: SearchFilters): ((entry: Entry) => boolean) | null {
-    const { spec, collection, tag, method } = filters;
-    if (spec !== undefined && !this.#byName.has(spec)) return null;
-    if (spec === undefined && collection === undefined && tag === undefined && method === undefined) return () => true;
-    return (entry) => {
-      const e = entry.endpoint;
-      return (
-        (spec === undefined || e.spec === spec) &&
-        (collection === undefined || e.collection === collection) &&
-        (method === undefined || e.method === method) &&
-        (tag === undefined || e.tags.includes(tag))
-      );
-    };
+  /** The specs a search with these filters looks in (an unknown spec: none). */
+  #statesFor(filters: SearchFilters): readonly SpecState[] {
+    const { spec, collection } = filters;
+    if (spec !== undefined) {
+      const state = this.#byName.get(spec);
+      return state && (collection === undefined || state.spec.collection === collection) ? [state] : [];
+    }
+    return collection === undefined ? this.#states : this.#states.filter((s) => s.spec.collection === collection);
   }
 
-  #pathMatches(paths: readonly string[], accept: (entry: Entry) => boolean, method?: string): Entry[] {
+  /**
+   * Search several specs' indexes and merge. Each index's term weights are rescaled from its own
+   * inverse document frequency to the catalogue's, so scores compare across specs as in one index.
+   * Indexes holding none of the query's terms (nor words they begin) are skipped without a search.
+   */
+  #rankMany(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+    if (parsed.terms.length === 0) return [];
+    const documents = this.#size;
+    const globalIdf = new Map<string, number>();
+    for (const t of parsed.terms) globalIdf.set(t, idf(documents, this.#df.get(t) ?? 0));
+    const expansions = this.#expansions(parsed.terms);
+    const scaleFor = (index: SearchIndex) => {
+      const size = index.size;
+      return (term: string) => {
+        const local = index.df(term);
+        return local > 0 ? (globalIdf.get(term) ?? 1) / idf(size, local) : 1;
+      };
+    };
+    // Indexes that can match, with the best score any of their documents could reach.
+    const candidates: { state: SpecState; spec: number; bound: number; termScale: (term: string) => number }[] = [];
+    states.forEach((state, spec) => {
+      const index = state.index;
+      let matches = false;
+      for (const t of parsed.terms) if (index.df(t) > 0 || expansions.get(t)?.some((x) => index.df(x) > 0)) matches = true;
+      if (!matches) return;
+      const termScale = scaleFor(index);
+      candidates.push({ state, spec, bound: index.bound(parsed, termScale, expansions), termScale });
+    });
+    candidates.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
+    // Most promising index first; stop once no remaining index can reach the current top `limit`.
+    const top: { r: Ranked; spec: number }[] = [];
+    const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
+      b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
+    let searched = 0;
+    for (const c of candidates) {
+      if (top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= MAX_INDEXES_SEARCHED)) break;
+      searched++;
+      const ranked = c.state.index.rank(parsed, { limit, accept, all, fuzzy: false, termScale: c.termScale, order: byPosition });
+      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec: c.spec });
+      top.sort(better);
+      if (top.length > limit) top.length = limit;
+    }
+    if (top.length === 0) {
+      // Nothing matched as typed: let every index try its fuzzy fallback.
+      states.forEach((state, spec) => {
+        const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });
+        for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec });
+      });
+      top.sort(better);
+    }
+    return top.slice(0, limit).map((m) => m.r);
+  }
+
+  /** Prefix-searched query terms -> the catalogue's longer terms they begin. */
+  #expansions(terms: readonly string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const t of terms) {
+      if (t.length < PREFIX_MIN) continue;
+      const vocabulary = (this.#vocabulary ??= [...this.#df.keys()].sort());
+      let lo = 0;
+      let hi = vocabulary.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (vocabulary[mid]! < t) lo = mid + 1;
+        else hi = mid;
+      }
+      const longer: string[] = [];
+      for (let i = lo; i < vocabulary.length && vocabulary[i]!.startsWith(t); i++) if (vocabulary[i] !== t) longer.push(vocabulary[i]!);
+      if (longer.length > 0) out.set(t, longer);
+    }
+    return out;
+  }
+
+  #pathMatches(states: readonly SpecState[], paths: readonly string[], accept: (entry: Entry) => boolean, method?: string): Entry[] {
     const exact: Entry[] = [];
     const tail: Entry[] = [];
     for (const raw of paths) {
@@ -291,7 +392,7 @@ export class Catalog {
       const last = want.slice(want.lastIndexOf('/') + 1);
       // `/pulls` looks up its one segment; `/customers/{id}` its last two (a lone `{}` matches too much).
       const deep = want.split('/').length > 2;
-      for (const state of this.#states) {
+      for (const state of states) {
         for (const entry of (deep ? state.byLastTwo.get(lastTwo(want)) : state.byLastSegment.get(last)) ?? []) {
           if (!accept(entry)) continue;
           const have = normalizePath(entry.endpoint.path);
@@ -321,11 +422,9 @@ export class Catalog {
       for (const e of state.byPath.get(want) ?? []) candidates.add(e);
       for (const e of state.byLastSegment.get(last) ?? []) candidates.add(e);
     }
-    const names = new Set(states.map((s) => s.spec.name));
     const query = parseQuery(`${parsed.path}`);
-    for (const r of this.#index.rank(query, { limit: 40, accept: (e) => names.has(e.endpoint.spec) }).slice(0, 40)) {
-      candidates.add(r.entry);
-    }
+    const ranked = states.length === 1 ? rankOne(states[0]!, query, 40, () => true, true) : this.#rankMany(states, query, 40, () => true, true);
+    for (const r of ranked.slice(0, 40)) candidates.add(r.entry);
     const scored = [...candidates].map((entry) => {
       const e = entry.endpoint;
       let score = pathSimilarity(want, normalizePath(e.path));

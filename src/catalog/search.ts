@@ -1,4 +1,4 @@
-// The catalogue's search: one shared MiniSearch index over every endpoint, then a re-ranking pass
+// The catalogue's search: one MiniSearch index per spec, then a re-ranking pass
 // that knows API conventions (verbs -> methods, collections vs items, deprecation, named paths).
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Endpoint, HttpMethod } from '../model/index.ts';
@@ -19,11 +19,8 @@ import {
 /** What the index and the ranking keep per endpoint, beside the endpoint itself. */
 export interface Entry {
   readonly endpoint: Endpoint;
-  /**
-   * MiniSearch document id (a number: cheaper than the string id). The index may hand an unchanged
-   * endpoint's id over to the entry that replaces it, so the document is kept rather than re-indexed.
-   */
-  doc: number;
+  /** MiniSearch document id within its spec's index (a number: cheaper than the string id). */
+  readonly doc: number;
   /** Index of the endpoint within its spec (document order). */
   readonly position: number;
   /** The path ends in a placeholder (`/pods/{name}`): it names one thing, not a collection. */
@@ -47,6 +44,8 @@ const FIELDS = {
   e: 0.25, // the rest of the description
 } as const;
 type Field = keyof typeof FIELDS;
+/** BM25 parameters: `b` a little under MiniSearch's 0.7, so long summaries are penalised less. */
+const BM25 = { k: 1.2, b: 0.6, d: 0.5 } as const;
 const FIELD_KEYS = Object.keys(FIELDS) as Field[];
 export type Doc = { readonly i: number } & Readonly<Record<Field, string>>;
 
@@ -66,7 +65,7 @@ const STRONG_FIELDS = ['s', 'p', 'o', 't', 'd'];
 /** Of more candidates than this, only the likeliest by the re-ranking factor are scored. */
 const SCORED_CANDIDATES = 600;
 /** Query terms shorter than this are never prefix-expanded (`ap` would expand to half the index). */
-const PREFIX_MIN = 5;
+export const PREFIX_MIN = 5;
 /** How many documents a query of only common words scores, at most (beyond the first term's). */
 const CANDIDATES = 2000;
 
@@ -192,9 +191,6 @@ function joinDistinctTerms(text: string): string {
   return out;
 }
 
-function sameDocument(a: Doc, b: Doc): boolean {
-  return a.s === b.s && a.p === b.p && a.o === b.o && a.t === b.t && a.d === b.d && a.a === b.a && a.e === b.e;
-}
 
 /** How much a match in each field says the endpoint is about the term (prose and parameters say less). */
 const FIELD_STRENGTH: Readonly<Record<string, number>> = { s: 1, p: 1, o: 1, t: 0.8, d: 0.9, a: 0.35, e: 0.45 };
@@ -327,6 +323,15 @@ function verbAgreement(verbs: readonly Intent[], intent: Intent): number {
   return -1;
 }
 
+/**
+ * The largest multiplier `#factor` can give for a query: coverage, method fit, shape and path
+ * words are at most 1; a named method doubles, a verb the endpoint spells out multiplies by 1.6
+ * (1.25 for an implied intent), a resource the query names by 1.35.
+ */
+function factorBound(q: ParsedQuery): number {
+  return (q.method ? 2 : 1) * (q.intent ? (q.hinted ? 1.25 : 1.6) : 1) * 1.35;
+}
+
 /** How well a method fits what the query asks to do (1 = fits, lower = less likely). */
 const METHOD_FIT: Record<Intent, Partial<Record<HttpMethod, number>>> = {
   list: { GET: 1, POST: 0.55 },
@@ -344,6 +349,13 @@ export interface RankOptions {
   readonly all?: boolean;
   /** Catalogue position (spec order, then document order): breaks ties, so equal hits keep source order. */
   readonly order?: (entry: Entry) => number;
+  /** Retry with fuzzy matching when nothing matches (default true; a caller merging many indexes retries itself). */
+  readonly fuzzy?: boolean;
+  /**
+   * Multiplier per query term on top of its weight: a caller merging several indexes rescales each
+   * index's own inverse document frequency to the catalogue-wide one, so their scores compare.
+   */
+  readonly termScale?: (term: string) => number;
 }
 
 export interface Ranked {
@@ -363,9 +375,8 @@ export class SearchIndex {
    */
   readonly #namedByResource = new Map<string, Set<number>>();
   readonly #namedBySummary = new Map<string, Set<number>>();
-  /** Term -> the last `#count` call that saw it: distinct terms per document without a Set per document. */
-  readonly #seen = new Map<string, number>();
-  #stamp = 0;
+  /** Term -> upper bound of one document's score for it (`best`). */
+  readonly #best = new Map<string, number>();
   /** Term -> `#prefixDf`, for the current index contents. */
   readonly #prefixCost = new Map<string, number>();
   /** Terms of the fields that say what an endpoint is, for candidates checked against left-out terms. */
@@ -379,7 +390,7 @@ export class SearchIndex {
       // Documents and queries arrive as normalized terms joined by spaces.
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term || null,
-      searchOptions: { boost: { ...FIELDS }, bm25: { k: 1.2, b: 0.6, d: 0.5 } },
+      searchOptions: { boost: { ...FIELDS }, bm25: BM25 },
     });
   }
 
@@ -387,84 +398,102 @@ export class SearchIndex {
     return this.#entries.size;
   }
 
-  add(entries: readonly Entry[]): void {
-    this.update(entries, []);
+  /** Documents that hold `term` in any field (0 when none). */
+  df(term: string): number {
+    return this.#df.get(term) ?? 0;
   }
 
-  /** Forget documents (see `update`). */
-  discard(entries: readonly Entry[]): void {
-    this.update([], entries);
+  /** Every indexed term with its document frequency. */
+  terms(): IterableIterator<[string, number]> {
+    return this.#df.entries();
   }
 
   /**
-   * Index `added` and forget `removed` in one step. An added entry whose document is the same as a
-   * removed entry's (same endpoint id, same indexed text: a re-imported spec where that endpoint did
-   * not change) takes over the old document id, so MiniSearch is not touched for it at all.
-   * Removed documents are rebuilt from their immutable endpoints and removed exactly: `discard` would
-   * leave stale postings until an asynchronous vacuum, and those shift BM25 statistics (equal hits
-   * would rank differently after a replace than in a fresh catalogue).
-   * If adding throws, the index is as it was before the call.
+   * Index `entries` (one spec's endpoints). An index is built once and never changed: a changed
+   * spec gets a new one, so no removal leaves stale postings behind to skew BM25 statistics.
+   * Beside MiniSearch's postings it counts, per term, the documents that hold it and the highest
+   * score one document can get for it (see `best`).
    */
-  update(added: readonly Entry[], removed: readonly Entry[]): void {
-    this.#prefixCost.clear();
-    const removedById = new Map<string, Entry>();
-    for (const entry of removed) if (this.#entries.get(entry.doc) === entry) removedById.set(entry.endpoint.id, entry);
-    const docs: Doc[] = [];
-    const fresh: Entry[] = [];
-    const takeOver: [Entry, Entry][] = [];
-    for (const entry of added) {
-      const doc = documentOf(entry);
-      const old = removedById.get(entry.endpoint.id);
-      if (old !== undefined && sameDocument(doc, documentOf(old))) {
-        removedById.delete(entry.endpoint.id);
-        takeOver.push([old, entry]);
-      } else {
-        docs.push(doc);
-        fresh.push(entry);
-      }
-    }
-    try {
-      this.#mini.addAll(docs);
-    } catch (error) {
-      for (const doc of docs) if (this.#mini.has(doc.i)) this.#mini.remove(doc);
-      throw error;
-    }
+  add(entries: readonly Entry[]): void {
+    if (this.#entries.size > 0) throw new Error('SearchIndex.add: an index is built once');
+    const docs = entries.map(documentOf);
+    this.#mini.addAll(docs);
     for (let i = 0; i < docs.length; i++) {
-      this.#count(docs[i]!, 1);
-      this.#name(fresh[i]!, docs[i]!, true);
-      this.#entries.set(fresh[i]!.doc, fresh[i]!);
+      this.#entries.set(entries[i]!.doc, entries[i]!);
+      this.#name(entries[i]!, docs[i]!);
     }
-    for (const [old, entry] of takeOver) {
-      entry.doc = old.doc;
-      this.#entries.set(entry.doc, entry);
-    }
-    for (const old of removedById.values()) {
-      const doc = documentOf(old);
-      try {
-        this.#mini.remove(doc);
-      } catch {
-        this.#mini.discard(old.doc);
-      }
-      this.#entries.delete(old.doc);
-      this.#count(doc, -1);
-      this.#name(old, doc, false);
-    }
+    this.#countTerms(docs);
   }
 
-  #name(entry: Entry, doc: Doc, add: boolean): void {
+  #name(entry: Entry, doc: Doc): void {
     const note = (map: Map<string, Set<number>>, t: string) => {
       if (!t) return;
       let set = map.get(t);
-      if (add) {
-        if (!set) map.set(t, (set = new Set()));
-        set.add(entry.doc);
-      } else if (set) {
-        set.delete(entry.doc);
-        if (set.size === 0) map.delete(t);
-      }
+      if (!set) map.set(t, (set = new Set()));
+      set.add(entry.doc);
     };
     for (const t of entry.resource) note(this.#namedByResource, t);
     for (const t of doc.s.split(' ')) note(this.#namedBySummary, t);
+  }
+
+  /**
+   * Document frequency per term (any field), and per term an upper bound of the BM25 score
+   * MiniSearch gives one document for it: per field, its boost times the field's inverse document
+   * frequency times the term-frequency part at the field's highest count and shortest length.
+   * A search over many indexes uses the bound to skip indexes that cannot reach its top hits.
+   */
+  #countTerms(docs: readonly Doc[]): void {
+    const nf = FIELD_KEYS.length;
+    // Per term: documents per field, highest count per field, shortest field length per field.
+    const stats = new Map<string, Float64Array>();
+    const totalLength = new Float64Array(nf);
+    const counts = new Map<string, number>();
+    const seen = new Set<string>();
+    for (const doc of docs) {
+      seen.clear();
+      for (let f = 0; f < nf; f++) {
+        counts.clear();
+        for (const t of doc[FIELD_KEYS[f]!].split(' ')) counts.set(t, (counts.get(t) ?? 0) + 1);
+        // MiniSearch's field length: distinct tokens, the empty one of an empty field included.
+        const length = counts.size;
+        totalLength[f]! += length;
+        for (const [t, tf] of counts) {
+          if (t === '') continue;
+          let row = stats.get(t);
+          if (!row) {
+            row = new Float64Array(3 * nf);
+            row.fill(Infinity, 2 * nf);
+            stats.set(t, row);
+          }
+          row[f]!++;
+          if (tf > row[nf + f]!) row[nf + f] = tf;
+          if (length < row[2 * nf + f]!) row[2 * nf + f] = length;
+          if (!seen.has(t)) {
+            seen.add(t);
+            this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+          }
+        }
+      }
+    }
+    const n = docs.length;
+    const { k, b, d } = BM25;
+    for (const [t, row] of stats) {
+      let best = 0;
+      for (let f = 0; f < nf; f++) {
+        const matching = row[f]!;
+        if (matching === 0) continue;
+        const tf = row[nf + f]!;
+        const relative = row[2 * nf + f]! / (totalLength[f]! / n);
+        const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
+        best += FIELDS[FIELD_KEYS[f]!] * idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + b * relative)));
+      }
+      this.#best.set(t, best);
+    }
+  }
+
+  /** The highest score MiniSearch can give one document for `term` at weight 1 (0 when not indexed). */
+  best(term: string): number {
+    return this.#best.get(term) ?? 0;
   }
 
   /**
@@ -483,31 +512,6 @@ export class SearchIndex {
       }
     }
     return out.size > 0 ? out : undefined;
-  }
-
-  /** Adds `delta` to the document frequency of each distinct term of `doc`. */
-  #count(doc: Doc, delta: number): void {
-    const seen = this.#seen;
-    const stamp = ++this.#stamp;
-    for (const field of FIELD_KEYS) {
-      const text = doc[field];
-      if (text === '') continue;
-      let from = 0;
-      while (from <= text.length) {
-        let to = text.indexOf(' ', from);
-        if (to < 0) to = text.length;
-        const t = text.slice(from, to);
-        from = to + 1;
-        if (seen.get(t) === stamp) continue;
-        seen.set(t, stamp);
-        const n = (this.#df.get(t) ?? 0) + delta;
-        if (n > 0) this.#df.set(t, n);
-        else {
-          this.#df.delete(t);
-          seen.delete(t);
-        }
-      }
-    }
   }
 
   /**
@@ -585,17 +589,18 @@ export class SearchIndex {
       cheap = expanded < POSTINGS_BUDGET / 2;
     }
     const prefix = cheap;
+    const scale = options.termScale;
     const run = (fuzzy: boolean) =>
       this.#mini.search(searched.join(' '), {
         ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
-        boostTerm: (term) => weights.get(term) ?? 1,
+        boostTerm: scale ? (term) => (weights.get(term) ?? 1) * scale(term) : (term) => weights.get(term) ?? 1,
         prefix: (term) => prefix && term.length >= PREFIX_MIN,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: 0.3, fuzzy: 0.2 },
       });
     let results = run(false);
-    if (results.length === 0) results = run(true);
+    if (results.length === 0 && options.fuzzy !== false) results = run(true);
     const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
     const pool = results.length > RERANK_POOL ? results.slice(0, RERANK_POOL) : results;
     const ranked: Ranked[] = [];
@@ -635,6 +640,28 @@ export class SearchIndex {
     const out = new Set<number>();
     for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
     return out;
+  }
+
+  /**
+   * An upper bound of every score `rank` can give a document of this index for `parsed`, with the
+   * same `termScale`; `expansions` maps a prefix-searched term to the longer terms it may expand to.
+   */
+  bound(parsed: ParsedQuery, termScale: (term: string) => number, expansions: ReadonlyMap<string, readonly string[]>): number {
+    let text = 0;
+    let postings = 0;
+    let lateFactor = 1;
+    for (const t of parsed.terms) {
+      const w = parsed.weights.get(t) ?? 1;
+      let best = this.best(t);
+      // A prefix match weighs at most `prefix` (0.3) of an exact one.
+      for (const x of expansions.get(t) ?? []) best += 0.3 * this.best(x);
+      text += w * termScale(t) * best;
+      postings += this.df(t);
+      lateFactor *= 1 + 0.5 * w;
+    }
+    // Past the postings budget some terms are checked on candidates and multiply the score instead.
+    if (postings > POSTINGS_BUDGET) text *= lateFactor;
+    return text * factorBound(parsed);
   }
 
   /** Multiplier from what the query asks against what the endpoint is. */
