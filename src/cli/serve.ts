@@ -1,6 +1,7 @@
 // `svc serve [FILE...] [--transport stdio|sse] [--host H] [--port N]`: the long-running MCP server.
 // Flags override svc.yaml's `serve` keys. In stdio mode stdout carries MCP only; every human
 // message goes to stderr.
+import module from 'node:module';
 import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
 import { SvcError } from '../model/errors.ts';
 import { startServe } from '../daemon/serve.ts';
@@ -40,6 +41,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const config = await read();
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
   const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
+  // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
+  // stopped would leave none, so write it once everything start-up needs is loaded.
+  void daemon.ready.then(() => module.flushCompileCache?.());
   const stop = (): void => void daemon.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
