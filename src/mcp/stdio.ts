@@ -29,11 +29,12 @@ export interface StdioHandle {
 /**
  * Loading the SDK takes a few hundred milliseconds in which Node reads no input (module loading
  * is synchronous), so the first exchange is let finish before: the SDK is loaded once tools/list
- * was answered early, a request only the SDK can answer arrives, input stayed quiet this long,
- * or HANDSHAKE_MAX_MS passed.
+ * was answered early, a request only the SDK can answer arrives, stdin ends, input stayed quiet
+ * for HANDSHAKE_QUIET_MS (except while the client owes the initialized notification that must
+ * follow initialize: a busy client may take a while to send it), or HANDSHAKE_MAX_MS passed.
  */
 const HANDSHAKE_QUIET_MS = 30;
-const HANDSHAKE_MAX_MS = 300;
+const HANDSHAKE_MAX_MS = 500;
 
 /** As the SDK's stdio ReadBuffer: a line longer than this ends the session. */
 const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
@@ -56,6 +57,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   const answeredEarly = new Map<RequestId, string>();
 
   let lastInput = performance.now();
+  let owesInitialized = false;
   let needSdk: (() => void) | undefined;
   const answerEarly = (line: string): void => {
     lastInput = performance.now();
@@ -65,6 +67,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     } catch {
       return; // the SDK reports it once connected
     }
+    if ((message as { method?: unknown } | null)?.method === 'notifications/initialized') owesInitialized = false;
     const early = earlyResult(message);
     if (!early || answeredEarly.has(early.id)) {
       if (typeof message === 'object' && message !== null && 'id' in message && 'method' in message) needSdk?.();
@@ -73,7 +76,9 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     const result = JSON.stringify(early.result);
     answeredEarly.set(early.id, result);
     stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(early.id)},"result":${result}}\n`);
-    if ((message as { method?: unknown }).method === 'tools/list') needSdk?.();
+    const method = (message as { method?: unknown }).method;
+    if (method === 'initialize') owesInitialized = true;
+    if (method === 'tools/list') needSdk?.();
   };
 
   const onData = (chunk: Buffer): void => {
@@ -113,7 +118,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const now = performance.now();
-      if (ended || now - lastInput >= HANDSHAKE_QUIET_MS || now - startedAt >= HANDSHAKE_MAX_MS) go();
+      if (ended || (!owesInitialized && now - lastInput >= HANDSHAKE_QUIET_MS) || now - startedAt >= HANDSHAKE_MAX_MS) go();
     }, HANDSHAKE_QUIET_MS / 3);
     const go = (): void => {
       clearInterval(timer);
