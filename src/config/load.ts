@@ -17,7 +17,7 @@ import {
 } from './types.ts';
 
 export const TOP_KEYS = ['specsDir', 'socket', 'serve', 'limits', 'specs'] as const;
-export const SERVE_KEYS = ['transport', 'host', 'port', 'tokenEnv', 'allowedOrigins', 'maxBodyBytes'] as const;
+export const SERVE_KEYS = ['transport', 'host', 'port', 'tokenEnv', 'allowedOrigins', 'maxBodyBytes', 'maxSessions'] as const;
 export const LIMITS_KEYS = ['maxSpecBytes', 'maxResponseBytes', 'maxImageBytes'] as const;
 export const SPEC_KEYS = [
   'path', 'name', 'collection', 'refs', 'baseUrl', 'serverVariables', 'allowedOrigins',
@@ -44,6 +44,7 @@ const DEFAULT_SERVE: ServeConfig = {
   port: DEFAULTS.port,
   allowedOrigins: [],
   maxBodyBytes: DEFAULTS.maxBodyBytes,
+  maxSessions: DEFAULTS.maxSessions,
 };
 
 const DEFAULT_LIMITS: LimitsConfig = {
@@ -184,6 +185,7 @@ function readServe(r: Reader, at: Located | undefined): ServeConfig {
   const port = get('port', (v) => r.integer(v, 0, 65_535), DEFAULT_SERVE.port);
   const allowedOrigins = get('allowedOrigins', (v) => readOrigins(r, v), DEFAULT_SERVE.allowedOrigins);
   const maxBodyBytes = get('maxBodyBytes', (v) => r.size(v), DEFAULT_SERVE.maxBodyBytes);
+  const maxSessions = get('maxSessions', (v) => r.integer(v, 1, 100_000), DEFAULT_SERVE.maxSessions);
   const tokenAt = m.get('tokenEnv');
   const tokenEnv = tokenAt && readEnvName(r, tokenAt);
   if (transport === 'sse' && !isLoopback(host) && tokenEnv === undefined && !tokenAt) {
@@ -192,7 +194,7 @@ function readServe(r: Reader, at: Located | undefined): ServeConfig {
       `serving on ${host}, which is reachable from other machines, needs a bearer token: set \`serve.tokenEnv\` to the name of an environment variable holding it`,
     );
   }
-  const serve: ServeConfig = { transport, host, port, allowedOrigins, maxBodyBytes };
+  const serve: ServeConfig = { transport, host, port, allowedOrigins, maxBodyBytes, maxSessions };
   return tokenEnv !== undefined ? { ...serve, tokenEnv } : serve;
 }
 

@@ -65,6 +65,8 @@ export interface ServeConfig {
   readonly allowedOrigins: readonly string[];
   /** Max HTTP request body bytes. */
   readonly maxBodyBytes: number;
+  /** Open HTTP sessions kept at most; past it the session idle longest is closed. */
+  readonly maxSessions: number;
 }
 
 export interface LimitsConfig {
@@ -99,4 +101,5 @@ export const DEFAULTS = {
   maxResponseBytes: 50 * 1024,
   maxImageBytes: 1024 * 1024,
   maxBodyBytes: 4 * 1024 * 1024,
+  maxSessions: 256,
 } as const;

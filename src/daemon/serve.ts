@@ -224,6 +224,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
         ...(token !== undefined ? { token } : {}),
         allowedOrigins: config.serve.allowedOrigins,
         maxBodyBytes: config.serve.maxBodyBytes,
+        maxSessions: config.serve.maxSessions,
         log,
       });
       handle = http;

@@ -10,6 +10,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DEFAULTS } from '../config/types.ts';
 import { SvcError } from '../model/errors.ts';
 import { checkHostAndOrigin, isLoopbackHost, tokenChecker } from './guard.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
@@ -20,6 +21,14 @@ export const MESSAGES_PATH = '/messages';
 
 /** Sessions nobody touched for this long are closed (clients that vanish without DELETE). */
 const IDLE_SESSION_MS = 60 * 60 * 1000;
+/**
+ * At most this many sessions are open at once. A client that opens sessions in a loop and
+ * abandons them would otherwise hold memory until the idle sweep. Past the cap one session is
+ * closed (its client gets 404 and can start a new one): one that never made a request after the
+ * handshake if there is one, so a flood of abandoned sessions does not push out clients at work;
+ * among those, the one touched longest ago.
+ */
+export const DEFAULT_MAX_SESSIONS = DEFAULTS.maxSessions;
 
 export interface HttpOptions extends McpServerOptions {
   readonly host: string;
@@ -29,6 +38,8 @@ export interface HttpOptions extends McpServerOptions {
   readonly token?: string;
   readonly allowedOrigins?: readonly string[];
   readonly maxBodyBytes: number;
+  /** Open sessions kept at most; default DEFAULT_MAX_SESSIONS. */
+  readonly maxSessions?: number;
   readonly log?: (message: string) => void;
 }
 
@@ -45,6 +56,8 @@ interface Session {
   readonly server: McpServer;
   readonly transport: StreamableHTTPServerTransport | SSEServerTransport;
   lastSeen: number;
+  /** Requests after the one that opened the session; the handshake's `initialized` notice is one. */
+  requests: number;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -97,6 +110,22 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     void session.server.close().catch(() => {});
   };
 
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const admit = (id: string, session: Session): void => {
+    while (sessions.size >= maxSessions) {
+      let victim: string | undefined;
+      let victimRank = Infinity;
+      for (const [other, s] of sessions) {
+        const rank = (s.requests > 1 ? 1e15 : 0) + s.lastSeen; // never used first, then idle longest
+        if (rank < victimRank) [victim, victimRank] = [other, rank];
+      }
+      if (victim === undefined) break;
+      log(`${maxSessions} HTTP sessions open: closing one that is idle (serve.maxSessions)`);
+      forget(victim);
+    }
+    sessions.set(id, session);
+  };
+
   const handleStreamable = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
@@ -109,6 +138,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
           return;
         }
         session.lastSeen = Date.now();
+        session.requests++;
         await session.transport.handleRequest(req, res, body);
         return;
       }
@@ -121,7 +151,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (newId) => {
-          sessions.set(newId, { server, transport, lastSeen: Date.now() });
+          admit(newId, { server, transport, lastSeen: Date.now(), requests: 0 });
         },
       });
       transport.onclose = () => {
@@ -148,7 +178,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     const transport = new SSEServerTransport(MESSAGES_PATH, res);
     const server = createMcpServer(options);
     const id = transport.sessionId;
-    sessions.set(id, { server, transport, lastSeen: Date.now() });
+    admit(id, { server, transport, lastSeen: Date.now(), requests: 0 });
     res.on('close', () => forget(id));
     await server.connect(transport);
   };
@@ -161,6 +191,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       return;
     }
     session.lastSeen = Date.now();
+    session.requests++;
     const body = await readJsonBody(req, options.maxBodyBytes);
     await session.transport.handlePostMessage(req, res, body);
   };

@@ -39,6 +39,7 @@ describe('loadConfig defaults', () => {
         port: DEFAULTS.port,
         allowedOrigins: [],
         maxBodyBytes: DEFAULTS.maxBodyBytes,
+        maxSessions: DEFAULTS.maxSessions,
       });
       assert.deepEqual(config.limits, {
         maxSpecBytes: DEFAULTS.maxSpecBytes,
@@ -74,7 +75,7 @@ describe('loadConfig defaults', () => {
       'conf/svc.yaml': `
 specsDir: apis
 socket: run/svc.sock
-serve: { transport: sse, host: 0.0.0.0, port: 0, tokenEnv: SVC_TOKEN, allowedOrigins: [https://app.example.com/], maxBodyBytes: 1mb }
+serve: { transport: sse, host: 0.0.0.0, port: 0, tokenEnv: SVC_TOKEN, allowedOrigins: [https://app.example.com/], maxBodyBytes: 1mb, maxSessions: 10 }
 limits: { maxSpecBytes: 10MB, maxResponseBytes: 512kb, maxImageBytes: 2048 }
 specs:
   - path: apis/payments/Stripe API.v2.json
@@ -108,6 +109,7 @@ specs:
         tokenEnv: 'SVC_TOKEN',
         allowedOrigins: ['https://app.example.com'],
         maxBodyBytes: 1024 * 1024,
+        maxSessions: 10,
       });
       assert.deepEqual(config.limits, { maxSpecBytes: 10 * 1024 * 1024, maxResponseBytes: 512 * 1024, maxImageBytes: 2048 });
       const [first, second] = config.specs;
