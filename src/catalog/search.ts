@@ -228,6 +228,8 @@ export interface ParsedQuery {
   readonly plural: boolean;
   /** Shaped like a command ("buy a number", "set up an alert"): it asks to act, even with a verb we do not know. */
   readonly imperative: boolean;
+  /** Every term the query says, its verbs included: compared with what an endpoint's summary says. */
+  readonly said: ReadonlySet<string>;
 }
 
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'this', 'that', 'some', 'our', 'your', 'its', 'their', 'new']);
@@ -304,6 +306,7 @@ export function parseQuery(query: string): ParsedQuery {
     (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
   return {
     imperative,
+    said: new Set([...terms, ...verbTerms]),
     terms,
     weights,
     ...(chosen ? { intent: chosen } : {}),
@@ -329,7 +332,7 @@ function verbAgreement(verbs: readonly Intent[], intent: Intent): number {
  * (1.25 for an implied intent), a resource the query names by 1.35.
  */
 function factorBound(q: ParsedQuery): number {
-  return (q.method ? 2 : 1) * (q.intent ? (q.hinted ? 1.25 : 1.6) : 1) * 1.35;
+  return (q.method ? 2 : 1) * (q.intent ? (q.hinted ? 1.25 : 1.6) : 1) * 1.35 * (1 + SUMMARY_FIT);
 }
 
 /** How well a method fits what the query asks to do (1 = fits, lower = less likely). */
@@ -341,6 +344,8 @@ const METHOD_FIT: Record<Intent, Partial<Record<HttpMethod, number>>> = {
   delete: { DELETE: 1, POST: 0.7, PUT: 0.4, PATCH: 0.4 },
 };
 const METHOD_FIT_DEFAULT = 0.35;
+/** How much more an endpoint whose summary says exactly what the query says weighs (see `#summaryFit`). */
+const SUMMARY_FIT = 0.6;
 
 export interface RankOptions {
   readonly limit: number;
@@ -375,6 +380,8 @@ export class SearchIndex {
    */
   readonly #namedByResource = new Map<string, Set<number>>();
   readonly #namedBySummary = new Map<string, Set<number>>();
+  /** Document -> its summary's terms (the description's first sentence when it has no summary). */
+  readonly #summaries = new Map<number, string>();
   /** Term -> upper bound of one document's score for it (`best`). */
   readonly #best = new Map<string, number>();
   /** Term -> `#prefixDf`, for the current index contents. */
@@ -420,6 +427,7 @@ export class SearchIndex {
     this.#mini.addAll(docs);
     for (let i = 0; i < docs.length; i++) {
       this.#entries.set(entries[i]!.doc, entries[i]!);
+      if (docs[i]!.s) this.#summaries.set(entries[i]!.doc, docs[i]!.s);
       this.#name(entries[i]!, docs[i]!);
     }
     this.#countTerms(docs);
@@ -617,7 +625,10 @@ export class SearchIndex {
           score *= 1 + 0.5 * w;
         }
       }
-      ranked.push({ entry, score: score * this.#factor(entry, parsed, covered / totalWeight) });
+      const factor = this.#factor(entry, parsed, covered / totalWeight);
+      // The square root of the text score: BM25 sums a word over every field that repeats it (path,
+      // operationId, summary), which outweighed what the endpoint is; the API conventions weigh more.
+      ranked.push({ entry, score: Math.sqrt(score) * factor });
     }
     const order = options.order;
     ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
@@ -661,7 +672,7 @@ export class SearchIndex {
     }
     // Past the postings budget some terms are checked on candidates and multiply the score instead.
     if (postings > POSTINGS_BUDGET) text *= lateFactor;
-    return text * factorBound(parsed);
+    return Math.sqrt(text) * factorBound(parsed);
   }
 
   /** Multiplier from what the query asks against what the endpoint is. */
@@ -702,7 +713,22 @@ export class SearchIndex {
       f *= 0.75 + 0.25 * (hits / entry.pathWords.length);
     }
     if (e.deprecated) f *= 0.6;
+    f *= this.#summaryFit(entry, q);
     return f;
+  }
+
+  /**
+   * An endpoint whose summary says what the query says, and little else ("Deletes a message." for
+   * "delete a message"), is the one asked for; a summary that adds qualifiers ("Deletes a pending
+   * scheduled message") names a narrower operation.
+   */
+  #summaryFit(entry: Entry, q: ParsedQuery): number {
+    const summary = this.#summaries.get(entry.doc);
+    if (!summary || q.said.size === 0) return 1;
+    const words = new Set(summary.split(' '));
+    let shared = 0;
+    for (const t of words) if (q.said.has(t)) shared++;
+    return 1 + SUMMARY_FIT * (shared / words.size) * (shared / q.said.size);
   }
 
   /** Collections for "list ..." and plurals, items for "get/update/delete a ...". */
