@@ -380,8 +380,8 @@ export class SearchIndex {
    */
   readonly #namedByResource = new Map<string, Set<number>>();
   readonly #namedBySummary = new Map<string, Set<number>>();
-  /** Document -> its summary's terms (the description's first sentence when it has no summary). */
-  readonly #summaries = new Map<number, string>();
+  /** Document -> its summary's distinct terms (the description's first sentence when it has no summary). */
+  readonly #summaries = new Map<number, readonly string[]>();
   /** Term -> upper bound of one document's score for it (`best`). */
   readonly #best = new Map<string, number>();
   /** Term -> `#prefixDf`, for the current index contents. */
@@ -427,7 +427,7 @@ export class SearchIndex {
     this.#mini.addAll(docs);
     for (let i = 0; i < docs.length; i++) {
       this.#entries.set(entries[i]!.doc, entries[i]!);
-      if (docs[i]!.s) this.#summaries.set(entries[i]!.doc, docs[i]!.s);
+      if (docs[i]!.s) this.#summaries.set(entries[i]!.doc, [...new Set(docs[i]!.s.split(' '))]);
       this.#name(entries[i]!, docs[i]!);
     }
     this.#countTerms(docs);
@@ -725,10 +725,9 @@ export class SearchIndex {
   #summaryFit(entry: Entry, q: ParsedQuery): number {
     const summary = this.#summaries.get(entry.doc);
     if (!summary || q.said.size === 0) return 1;
-    const words = new Set(summary.split(' '));
     let shared = 0;
-    for (const t of words) if (q.said.has(t)) shared++;
-    return 1 + SUMMARY_FIT * (shared / words.size) * (shared / q.said.size);
+    for (const t of summary) if (q.said.has(t)) shared++;
+    return 1 + SUMMARY_FIT * (shared / summary.length) * (shared / q.said.size);
   }
 
   /** Collections for "list ..." and plurals, items for "get/update/delete a ...". */
