@@ -2,28 +2,19 @@
 // zod and the tool modules are loaded: a client that spawns `svc serve` reads the tool list in
 // the time Node takes to start, not the half second loading those modules takes.
 //
-// The answers come from early-answers.json, which `npm run gen:mcp` writes by asking the real SDK
-// server (src/mcp/precompute.ts); test/mcp/early-answers.test.ts fails when the file no longer
-// matches what the SDK would answer. Anything unusual (bad params, other methods) is left to the
-// SDK: the early path only answers requests whose SDK answer it knows.
-import { readFileSync } from 'node:fs';
+// The answers are what the real SDK server answered in an earlier run of the same build, kept in
+// the user's cache folder (early-cache.ts; written by precompute.ts's computeEarlyAnswers). Anything
+// unusual (bad params, other methods) is left to the SDK: the early path only answers requests
+// whose SDK answer it knows.
 import { SERVER_NAME, SERVER_VERSION } from './identity.ts';
 
-/** What early-answers.json holds: the SDK's answers, with serverInfo filled in at runtime. */
+/** The SDK's answers to initialize and tools/list, with serverInfo filled in at runtime. */
 export interface EarlyAnswers {
   readonly protocolVersions: readonly string[];
   readonly latestProtocolVersion: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
   readonly instructions?: string;
   readonly tools: readonly Readonly<Record<string, unknown>>[];
-}
-
-export const EARLY_ANSWERS_FILE = new URL('./early-answers.json', import.meta.url);
-
-let cached: EarlyAnswers | undefined;
-
-export function earlyAnswers(): EarlyAnswers {
-  return (cached ??= JSON.parse(readFileSync(EARLY_ANSWERS_FILE, 'utf8')) as EarlyAnswers);
 }
 
 type Json = Record<string, unknown>;
@@ -44,7 +35,7 @@ function plainInitializeParams(params: unknown): params is { protocolVersion: st
 }
 
 /** The `initialize` result the SDK server gives for `requested` (same keys, same order). */
-export function initializeResult(requested: string, answers: EarlyAnswers = earlyAnswers()): Json {
+export function initializeResult(requested: string, answers: EarlyAnswers): Json {
   return {
     protocolVersion: answers.protocolVersions.includes(requested) ? requested : answers.latestProtocolVersion,
     capabilities: answers.capabilities,
@@ -57,16 +48,16 @@ export function initializeResult(requested: string, answers: EarlyAnswers = earl
  * The answer to a JSON-RPC request the early path can give, or undefined to leave it to the SDK.
  * `message` is the parsed line as received.
  */
-export function earlyResult(message: unknown): { id: RequestId; result: Json } | undefined {
+export function earlyResult(message: unknown, answers: EarlyAnswers): { id: RequestId; result: Json } | undefined {
   if (!isObject(message) || message['jsonrpc'] !== '2.0' || !isId(message['id'])) return undefined;
   const id = message['id'];
   const params = message['params'];
   switch (message['method']) {
     case 'initialize':
-      return plainInitializeParams(params) ? { id, result: initializeResult(params.protocolVersion) } : undefined;
+      return plainInitializeParams(params) ? { id, result: initializeResult(params.protocolVersion, answers) } : undefined;
     case 'tools/list': {
       const plain = params === undefined || (isObject(params) && Object.keys(params).every((k) => k === 'cursor' && typeof params[k] === 'string'));
-      return plain ? { id, result: { tools: earlyAnswers().tools } } : undefined;
+      return plain ? { id, result: { tools: answers.tools } } : undefined;
     }
     case 'ping':
       return params === undefined || (isObject(params) && Object.keys(params).length === 0) ? { id, result: {} } : undefined;

@@ -1,21 +1,17 @@
-// Writes early-answers.json: the answers the real SDK server gives to initialize and tools/list,
-// so the stdio front (early.ts) can give them before the SDK is loaded.
-//   npm run gen:mcp     after changing a tool, the instructions or the MCP SDK version
-// test/mcp/early-answers.test.ts runs `computeEarlyAnswers` and fails when the file is stale.
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// The answers the real SDK server gives to initialize and tools/list, for the stdio front
+// (early.ts) to give before the SDK is loaded on the next start. A stdio daemon computes them once
+// its SDK is loaded and caches them (stdio.ts, early-cache.ts); the tests compare them with the
+// SDK's own answers for every protocol version.
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { EARLY_ANSWERS_FILE, type EarlyAnswers } from './early.ts';
-import { TOOLS } from '../tools/index.ts';
+import type { EarlyAnswers } from './early.ts';
 import { createMcpServer } from './server.ts';
 
 type Json = Record<string, unknown>;
 
 /** Sends `requests` to a fresh SDK server (our tools, no catalogue) and returns its answers by id. */
 export async function askSdkServer(requests: readonly JSONRPCMessage[]): Promise<Map<string | number, JSONRPCMessage>> {
-  // A copy of TOOLS: the server then lists them through describeTools, not from the file being written.
-  const server = createMcpServer({ tools: [...TOOLS], context: () => Promise.reject(new Error('no catalogue while precomputing')) });
+  const server = createMcpServer({ context: () => Promise.reject(new Error('no catalogue while precomputing')) });
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   const answers = new Map<string | number, JSONRPCMessage>();
   let expected = requests.filter((r) => 'id' in r).length;
@@ -48,13 +44,4 @@ export async function computeEarlyAnswers(): Promise<EarlyAnswers> {
     ...(typeof init['instructions'] === 'string' ? { instructions: init['instructions'] } : {}),
     tools: list.tools,
   };
-}
-
-export function serializeEarlyAnswers(answers: EarlyAnswers): string {
-  return `${JSON.stringify(answers, null, 1)}\n`;
-}
-
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(EARLY_ANSWERS_FILE, serializeEarlyAnswers(await computeEarlyAnswers()));
-  process.stderr.write(`wrote ${fileURLToPath(EARLY_ANSWERS_FILE)}\n`);
 }

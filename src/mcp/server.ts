@@ -2,11 +2,10 @@
 // every tool registered with its zod shapes, results mapped to CallToolResult.
 // Everything protocol-revision specific stays in this folder.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
-import { earlyAnswers } from './early.ts';
 import { SERVER_NAME, SERVER_VERSION } from './identity.ts';
 import { describeTools } from './tool-list.ts';
 
@@ -113,9 +112,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   // answers it as a tool result), and bad arguments are tool errors (isError) in plain words,
   // so the model can correct its next call.
   const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
-  // Our own seven tools: the list precomputed by `npm run gen:mcp` (the same JSON the stdio front
-  // answers with before the SDK is loaded; a test keeps it equal to describeTools(TOOLS)).
-  const listed = tools === TOOLS ? (earlyAnswers().tools as unknown as Tool[]) : describeTools(tools);
+  // Generated once per tool array (describeTools caches it); the stdio front's cached early
+  // answers are this very list, as an earlier run of the same build answered it.
+  const listed = describeTools(tools);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = byName.get(request.params.name);

@@ -1,14 +1,17 @@
 // MCP over stdin/stdout. Nothing else may write to stdout in this mode: logs go to stderr.
 //
 // stdin is read from the first moment, before the MCP SDK is loaded: initialize, tools/list and
-// ping are answered at once from the precomputed answers (early.ts), and every line is kept. When
-// the SDK server is ready, the kept lines go to it in order (so it knows the client and its
-// capabilities); its own answers to requests already answered are dropped. This module loads
-// nothing heavy itself: the SDK comes in with import() below.
+// ping are answered at once from the answers an earlier run of the same build cached (early.ts,
+// early-cache.ts), and every line is kept. When the SDK server is ready, the kept lines go to it in
+// order (so it knows the client and its capabilities); its own answers to requests already
+// answered are dropped. A start that found no cached answers leaves everything to the SDK and,
+// once the SDK is loaded, caches its answers for the next start. This module loads nothing heavy
+// itself: the SDK comes in with import() below.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { earlyResult, type RequestId } from './early.ts';
+import { earlyResult, type EarlyAnswers, type RequestId } from './early.ts';
+import { earlyAnswersFile, earlyCacheDir, earlyFingerprint, readEarlyAnswers, writeEarlyAnswers } from './early-cache.ts';
 import type { McpServerOptions } from './server.ts';
 
 export interface StdioOptions extends McpServerOptions {
@@ -16,8 +19,15 @@ export interface StdioOptions extends McpServerOptions {
   readonly stdout?: Writable;
   /** How long requests still running when stdin ends may take to answer (default 10 s). */
   readonly drainMs?: number;
-  /** Where to report that an early answer differed from the SDK's (early-answers.json is stale). */
+  /** Where to report that an early answer differed from the SDK's (the cache is then rewritten). */
   readonly log?: (line: string) => void;
+  /**
+   * Folder of the cached early answers (default: earlyCacheDir(), in the user's cache folder);
+   * null: no early answers and nothing cached.
+   */
+  readonly cacheDir?: string | null;
+  /** Debug lines about the early answers' cache (hit, miss, written, not written); default: `log` when SVC_DEBUG is set. */
+  readonly debug?: (line: string) => void;
 }
 
 export interface StdioHandle {
@@ -43,10 +53,38 @@ const NEWLINE = 0x0a;
 const serialize = (message: unknown): string => `${JSON.stringify(message)}\n`;
 const isResponse = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } => !('method' in message) && 'id' in message && message.id !== undefined;
 const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } => 'method' in message && 'id' in message;
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+interface EarlyCache {
+  readonly dir: string;
+  readonly fingerprint: string;
+  /** What an earlier run of this build cached; undefined: none usable, the SDK answers this start. */
+  readonly answers?: EarlyAnswers;
+}
+
+/** This build's cached answers in `dir`, if any. Never throws: without them the SDK answers as usual. */
+function lookUpEarlyAnswers(dir: string | undefined, debug: ((line: string) => void) | undefined): EarlyCache | undefined {
+  if (dir === undefined) return undefined;
+  let fingerprint: string;
+  try {
+    fingerprint = earlyFingerprint();
+  } catch (error) {
+    debug?.(`early answers: no build fingerprint (${describe(error)}); the MCP SDK answers`);
+    return undefined;
+  }
+  const found = readEarlyAnswers(dir, fingerprint);
+  if ('answers' in found) return { dir, fingerprint, answers: found.answers };
+  const file = earlyAnswersFile(dir, fingerprint);
+  debug?.(`early answers: ${found.miss === 'missing' ? `none cached in ${file}` : `ignored ${file} (${found.miss})`}; the MCP SDK answers this start`);
+  return { dir, fingerprint };
+}
 
 export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
+  const debug = options.debug ?? (process.env['SVC_DEBUG'] ? options.log : undefined);
+  const cache = lookUpEarlyAnswers(options.cacheDir === undefined ? earlyCacheDir() : (options.cacheDir ?? undefined), debug);
+  const answers = cache?.answers;
 
   // Read from now on. Until the SDK is connected, lines are kept in `queued`.
   let buffer: Buffer | undefined;
@@ -68,7 +106,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
       return; // the SDK reports it once connected
     }
     if ((message as { method?: unknown } | null)?.method === 'notifications/initialized') owesInitialized = false;
-    const early = earlyResult(message);
+    const early = answers ? earlyResult(message, answers) : undefined;
     if (!early || answeredEarly.has(early.id)) {
       if (typeof message === 'object' && message !== null && 'id' in message && 'method' in message) needSdk?.();
       return;
@@ -114,8 +152,9 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   stdin.on('error', onError);
   stdin.on('end', endListener);
 
+  // Without early answers there is nothing to wait for: the SDK answers, the sooner the better.
   const startedAt = performance.now();
-  await new Promise<void>((resolve) => {
+  if (answers) await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const now = performance.now();
       if (ended || (!owesInitialized && now - lastInput >= HANDSHAKE_QUIET_MS) || now - startedAt >= HANDSHAKE_MAX_MS) go();
@@ -130,6 +169,19 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
 
   const [{ createMcpServer }, { deserializeMessage }] = await Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/shared/stdio.js')]);
   const server = createMcpServer(options);
+
+  // The SDK's answers for the next start of this build, when this one had none (or stale ones).
+  let caching: Promise<void> | undefined;
+  const cacheAnswers = (): Promise<void> =>
+    (caching ??= (async () => {
+      if (!cache) return;
+      try {
+        const { computeEarlyAnswers } = await import('./precompute.ts');
+        debug?.(`early answers: cached in ${writeEarlyAnswers(cache.dir, cache.fingerprint, await computeEarlyAnswers())}`);
+      } catch (error) {
+        debug?.(`early answers: not cached (${describe(error)})`);
+      }
+    })());
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -155,7 +207,10 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
         if (early !== undefined) {
           answeredEarly.delete(message.id);
           const sdk = 'result' in message ? JSON.stringify(message.result) : undefined;
-          if (sdk !== early) options.log?.(`the early answer to request ${JSON.stringify(message.id)} differs from the MCP SDK's; run \`npm run gen:mcp\``);
+          if (sdk !== early) {
+            options.log?.(`the cached early answer to request ${JSON.stringify(message.id)} differs from the MCP SDK's; caching the SDK's answers`);
+            void cacheAnswers();
+          }
           return;
         }
       }
@@ -179,6 +234,8 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   };
 
   await server.connect(transport);
+  if (answers) debug?.(`early answers: answered ${answeredEarly.size ? [...answeredEarly.keys()].map((id) => JSON.stringify(id)).join(', ') : 'nothing'} before the MCP SDK loaded`);
+  else void cacheAnswers();
   failed = (error) => {
     transport.onerror?.(error);
     void transport.close();
