@@ -64,6 +64,9 @@ const POSTINGS_BUDGET = 1500;
 const STRONG_FIELDS = ['s', 'p', 'o', 't', 'd'];
 /** Of more candidates than this, only the likeliest by the re-ranking factor are scored. */
 const SCORED_CANDIDATES = 600;
+/** A query word in more of an index's documents than this share (and `COMMON_MIN_DOCS`) only scores documents holding a rarer query word. */
+const COMMON_SHARE = 0.2;
+const COMMON_MIN_DOCS = 100;
 /** Query terms shorter than this are never prefix-expanded (`ap` would expand to half the index). */
 export const PREFIX_MIN = 5;
 /** How many documents a query of only common words scores, at most (beyond the first term's). */
@@ -569,7 +572,7 @@ export class SearchIndex {
     }
     const entries = this.#entries;
     const accept = options.accept;
-    let boostDocument: ((id: number) => number) | undefined = options.all ? undefined : (id: number) => {
+    let boostDocument: ((id: number, term: string) => number) | undefined = options.all ? undefined : (id: number) => {
       const entry = entries.get(id);
       return entry !== undefined && accept(entry) ? 1 : 0;
     };
@@ -597,6 +600,7 @@ export class SearchIndex {
       cheap = expanded < POSTINGS_BUDGET / 2;
     }
     const prefix = cheap;
+    boostDocument = this.#gateCommon(searched, prefix, boostDocument);
     const scale = options.termScale;
     const run = (fuzzy: boolean) =>
       this.#mini.search(searched.join(' '), {
@@ -633,6 +637,41 @@ export class SearchIndex {
     const order = options.order;
     ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
     return ranked;
+  }
+
+  /**
+   * A word in a large share of this index's documents ("namespace" in Kubernetes) is most of a
+   * query's postings, and each document that holds it becomes a result to build and sort. Such a
+   * word scores only the documents that also hold one of the query's rarer words: a document
+   * naming only the commonest word seldom is the answer. MiniSearch looks terms up in query order
+   * (rarest first), so the rarer words have marked their documents before the common word comes.
+   */
+  #gateCommon(
+    searched: readonly string[],
+    prefix: boolean,
+    inner: ((id: number, term: string) => number) | undefined,
+  ): ((id: number, term: string) => number) | undefined {
+    if (searched.length < 2) return inner;
+    const threshold = Math.max(COMMON_MIN_DOCS, this.size * COMMON_SHARE);
+    // When every word is common, the rarest gates the others.
+    const rare = searched.filter((t, i) => i === 0 || (this.#df.get(t) ?? 0) <= threshold);
+    if (rare.length === searched.length) return inner;
+    const isRare = new Map<string, boolean>();
+    const rareOf = (term: string) => {
+      let r = isRare.get(term);
+      if (r === undefined) isRare.set(term, (r = rare.some((t) => term === t || (prefix && term.startsWith(t)))));
+      return r;
+    };
+    const holders = new Set<number>();
+    return (id, term) => {
+      if (rareOf(term)) {
+        const b = inner ? inner(id, term) : 1;
+        if (b) holders.add(id);
+        return b;
+      }
+      if (!holders.has(id)) return 0;
+      return inner ? inner(id, term) : 1;
+    };
   }
 
   /**
