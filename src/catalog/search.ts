@@ -579,7 +579,8 @@ export class SearchIndex {
     // Even the rarest word is everywhere ("create a namespace" in a catalogue of many Kubernetes
     // copies): score only the documents that name the query's words in their resource or summary.
     // With a filter, only accepted documents are scored already; narrowing further would cost answers.
-    if (options.all && (this.#df.get(searched[0]!) ?? 0) > POSTINGS_BUDGET) {
+    const rarest = this.#df.get(searched[0]!) ?? 0;
+    if (options.all && (rarest > POSTINGS_BUDGET || (rarest > COMMON_MIN_DOCS && rarest > this.size * COMMON_SHARE))) {
       let candidates = this.#candidates(byRarity, weights);
       if (candidates && candidates.size > SCORED_CANDIDATES) candidates = this.#mostLikely(candidates, parsed, options);
       if (candidates) {
