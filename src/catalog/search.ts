@@ -14,6 +14,7 @@ import {
   plainText,
   splitWords,
   termsOf,
+  textTerms,
 } from './text.ts';
 
 /** What the index and the ranking keep per endpoint, beside the endpoint itself. */
@@ -47,7 +48,13 @@ type Field = keyof typeof FIELDS;
 /** BM25 parameters: `b` a little under MiniSearch's 0.7, so long summaries are penalised less. */
 const BM25 = { k: 1.2, b: 0.6, d: 0.5 } as const;
 const FIELD_KEYS = Object.keys(FIELDS) as Field[];
-export type Doc = { readonly i: number } & Readonly<Record<Field, string>>;
+/** An index document: each field as its index terms, in order (tokenized once, fed to MiniSearch as is). */
+export type Doc = { readonly i: number } & Readonly<Record<Field, readonly string[]>>;
+/**
+ * An empty field as MiniSearch saw it when fields were strings: one empty token, which counts one
+ * towards the field's length and indexes nothing. Kept so BM25 field lengths, and so scores, stay the same.
+ */
+const EMPTY_FIELD: readonly string[] = Object.freeze(['']);
 
 /** How much of a long description is worth indexing (beyond it, prose rarely names the endpoint). */
 const DESCRIPTION_CHARS = 600;
@@ -153,45 +160,36 @@ export function documentOf(entry: Entry): Doc {
   // Only the start of a long description is indexed, so only the start is cleaned.
   const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
   const head = description ? firstSentenceOfPlain(description.trim()) : '';
+  // Joined before splitting: one non-ASCII name sends the whole field through the Unicode splitter, as it always did.
   let params = '';
   for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
   return {
     i: entry.doc,
     // Without a summary, the description's first sentence is the summary ("Deletes a message.").
-    s: e.summary ? joinTerms(e.summary) : joinTerms(head),
-    p: pathTerms(e.path).join(' '),
-    o: joinTerms(e.operationId),
-    t: e.tags.length === 0 ? '' : joinTerms(e.tags.join(' ')),
-    d: e.summary ? joinTerms(head) : '',
-    a: joinTerms(params),
-    e: joinDistinctTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)),
+    s: orEmpty(textTerms(e.summary || head)),
+    p: orEmpty(pathTerms(e.path)),
+    o: orEmpty(textTerms(e.operationId)),
+    t: e.tags.length === 0 ? EMPTY_FIELD : orEmpty(textTerms(e.tags.join(' '))),
+    d: e.summary ? orEmpty(textTerms(head)) : EMPTY_FIELD,
+    a: orEmpty(textTerms(params)),
+    e: distinctTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)),
   };
 }
 
-/** Free text -> its index terms joined by spaces (the form MiniSearch's tokenizer splits again). */
-function joinTerms(text: string | undefined): string {
-  if (!text) return '';
-  let out = '';
-  for (const w of splitWords(text)) for (const t of termsOf(w)) out = out ? `${out} ${t}` : t;
-  return out;
+function orEmpty(terms: readonly string[] | undefined): readonly string[] {
+  return terms && terms.length > 0 ? terms : EMPTY_FIELD;
 }
+
 
 /**
  * Distinct terms only: in the prose beyond the first sentence a repeated word says little more, and
  * each occurrence is indexing work.
  */
-function joinDistinctTerms(text: string): string {
-  if (!text) return '';
+function distinctTerms(text: string): readonly string[] {
+  if (!text) return EMPTY_FIELD;
   const seen = new Set<string>();
-  let out = '';
-  for (const w of splitWords(text)) {
-    for (const t of termsOf(w)) {
-      if (seen.has(t)) continue;
-      seen.add(t);
-      out = out ? `${out} ${t}` : t;
-    }
-  }
-  return out;
+  for (const w of splitWords(text)) for (const t of termsOf(w)) seen.add(t);
+  return seen.size > 0 ? [...seen] : EMPTY_FIELD;
 }
 
 
@@ -371,20 +369,34 @@ export interface Ranked {
   readonly score: number;
 }
 
+/** Term -> documents (ascending) naming it in their resource, or in their summary. */
+interface Named {
+  readonly byResource: Map<string, number[]>;
+  readonly bySummary: Map<string, number[]>;
+}
+
+/** Distinct items, in first-seen order (the array itself when it has no repeats). */
+function distinct(items: readonly string[]): readonly string[] {
+  const set = new Set(items);
+  return set.size === items.length ? items : [...set];
+}
+
 /** The shared full-text index, plus the ranking that reads it. */
 export class SearchIndex {
   readonly #mini: MiniSearch<Doc>;
-  readonly #entries = new Map<number, Entry>();
+  /** Document id -> entry (ids are small integers: an array, not a Map). */
+  readonly #entries: Entry[] = [];
+  #size = 0;
   /** Documents per term (any field): how expensive a term is to look up. */
   readonly #df = new Map<string, number>();
   /**
    * Term -> documents that name it: in the resource (last literal path segment) or in the summary.
-   * For a query made only of very common words, these are the candidates worth scoring.
+   * For a query made only of very common words, these are the candidates worth scoring. Only such
+   * queries need them, so they are built on the first one.
    */
-  readonly #namedByResource = new Map<string, Set<number>>();
-  readonly #namedBySummary = new Map<string, Set<number>>();
-  /** Document -> its summary's distinct terms (the description's first sentence when it has no summary). */
-  readonly #summaries = new Map<number, readonly string[]>();
+  #named: Named | undefined;
+  /** Document id -> its summary's distinct terms (the description's first sentence when it has no summary). */
+  readonly #summaries: (readonly string[] | undefined)[] = [];
   /** Term -> upper bound of one document's score for it (`best`). */
   readonly #best = new Map<string, number>();
   /** Term -> `#prefixDf`, for the current index contents. */
@@ -397,15 +409,18 @@ export class SearchIndex {
       idField: 'i',
       fields: Object.keys(FIELDS),
       storeFields: [],
-      // Documents and queries arrive as normalized terms joined by spaces.
-      tokenize: (text) => text.split(' '),
+      // Documents arrive tokenized (each field an array of terms, see `documentOf`): MiniSearch takes
+      // the arrays as they are instead of a joined string it would split again.
+      stringifyField: (terms) => terms,
+      tokenize: (terms) => terms as unknown as string[],
       processTerm: (term) => term || null,
-      searchOptions: { boost: { ...FIELDS }, bm25: BM25 },
+      // Queries arrive as normalized terms joined by spaces.
+      searchOptions: { boost: { ...FIELDS }, bm25: BM25, tokenize: (text) => text.split(' ') },
     });
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
 
   /** Documents that hold `term` in any field (0 when none). */
@@ -425,26 +440,39 @@ export class SearchIndex {
    * score one document can get for it (see `best`).
    */
   add(entries: readonly Entry[]): void {
-    if (this.#entries.size > 0) throw new Error('SearchIndex.add: an index is built once');
+    if (this.#size > 0) throw new Error('SearchIndex.add: an index is built once');
     const docs = entries.map(documentOf);
     this.#mini.addAll(docs);
     for (let i = 0; i < docs.length; i++) {
-      this.#entries.set(entries[i]!.doc, entries[i]!);
-      if (docs[i]!.s) this.#summaries.set(entries[i]!.doc, [...new Set(docs[i]!.s.split(' '))]);
-      this.#name(entries[i]!, docs[i]!);
+      const entry = entries[i]!;
+      this.#entries[entry.doc] = entry;
+      const s = docs[i]!.s;
+      if (s !== EMPTY_FIELD) this.#summaries[entry.doc] = distinct(s);
     }
+    this.#size = entries.length;
     this.#countTerms(docs);
   }
 
-  #name(entry: Entry, doc: Doc): void {
-    const note = (map: Map<string, Set<number>>, t: string) => {
-      if (!t) return;
-      let set = map.get(t);
-      if (!set) map.set(t, (set = new Set()));
-      set.add(entry.doc);
+  #entry(doc: number): Entry | undefined {
+    return this.#entries[doc];
+  }
+
+  /** `#named`, built on first need from the entries' resources and summaries (in document order). */
+  #namedMaps(): Named {
+    if (this.#named) return this.#named;
+    const byResource = new Map<string, number[]>();
+    const bySummary = new Map<string, number[]>();
+    const note = (map: Map<string, number[]>, t: string, doc: number) => {
+      const docs = map.get(t);
+      if (!docs) map.set(t, [doc]);
+      else if (docs[docs.length - 1] !== doc) docs.push(doc);
     };
-    for (const t of entry.resource) note(this.#namedByResource, t);
-    for (const t of doc.s.split(' ')) note(this.#namedBySummary, t);
+    for (const entry of this.#entries) {
+      if (!entry) continue;
+      for (const t of entry.resource) if (t) note(byResource, t, entry.doc);
+      for (const t of this.#summaries[entry.doc] ?? []) note(bySummary, t, entry.doc);
+    }
+    return (this.#named = { byResource, bySummary });
   }
 
   /**
@@ -455,50 +483,92 @@ export class SearchIndex {
    */
   #countTerms(docs: readonly Doc[]): void {
     const nf = FIELD_KEYS.length;
-    // Per term: documents per field, highest count per field, shortest field length per field.
-    const stats = new Map<string, Float64Array>();
+    // Terms get small integer ids; per id and field: documents, highest count, shortest field length.
+    // Typed arrays indexed by id instead of a Map and an array per term: one pass, little garbage.
+    const ids = new Map<string, number>();
+    const terms: string[] = [];
+    let capacity = 1024;
+    let stats = new Float64Array(capacity * 3 * nf);
+    let lastDoc = new Int32Array(capacity).fill(-1);
+    let df = new Int32Array(capacity);
+    /** Count of the term in the current field, valid while `stamp` says the current field. */
+    let tf = new Int32Array(capacity);
+    let stamp = new Int32Array(capacity).fill(-1);
+    const grow = () => {
+      const more = capacity * 2;
+      const s2 = new Float64Array(more * 3 * nf);
+      s2.set(stats);
+      stats = s2;
+      const widen = (a: Int32Array, fill: number) => {
+        const b = new Int32Array(more).fill(fill);
+        b.set(a);
+        return b;
+      };
+      lastDoc = widen(lastDoc, -1);
+      df = widen(df, 0);
+      tf = widen(tf, 0);
+      stamp = widen(stamp, -1);
+      capacity = more;
+    };
     const totalLength = new Float64Array(nf);
-    const counts = new Map<string, number>();
-    const seen = new Set<string>();
-    for (const doc of docs) {
-      seen.clear();
+    const fieldIds: number[] = [];
+    for (let di = 0; di < docs.length; di++) {
+      const doc = docs[di]!;
       for (let f = 0; f < nf; f++) {
-        counts.clear();
-        for (const t of doc[FIELD_KEYS[f]!].split(' ')) counts.set(t, (counts.get(t) ?? 0) + 1);
+        const tokens = doc[FIELD_KEYS[f]!];
         // MiniSearch's field length: distinct tokens, the empty one of an empty field included.
-        const length = counts.size;
-        totalLength[f]! += length;
-        for (const [t, tf] of counts) {
-          if (t === '') continue;
-          let row = stats.get(t);
-          if (!row) {
-            row = new Float64Array(3 * nf);
-            row.fill(Infinity, 2 * nf);
-            stats.set(t, row);
+        if (tokens === EMPTY_FIELD) {
+          totalLength[f]! += 1;
+          continue;
+        }
+        const key = di * nf + f;
+        fieldIds.length = 0;
+        for (const t of tokens) {
+          let id = ids.get(t);
+          if (id === undefined) {
+            id = terms.length;
+            if (id === capacity) grow();
+            ids.set(t, id);
+            terms.push(t);
+            const row = id * 3 * nf;
+            stats.fill(Infinity, row + 2 * nf, row + 3 * nf);
           }
-          row[f]!++;
-          if (tf > row[nf + f]!) row[nf + f] = tf;
-          if (length < row[2 * nf + f]!) row[2 * nf + f] = length;
-          if (!seen.has(t)) {
-            seen.add(t);
-            this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+          if (stamp[id] !== key) {
+            stamp[id] = key;
+            tf[id] = 0;
+            fieldIds.push(id);
+          }
+          tf[id]!++;
+        }
+        const length = fieldIds.length;
+        totalLength[f]! += length;
+        for (const id of fieldIds) {
+          const row = id * 3 * nf;
+          stats[row + f]!++;
+          if (tf[id]! > stats[row + nf + f]!) stats[row + nf + f] = tf[id]!;
+          if (length < stats[row + 2 * nf + f]!) stats[row + 2 * nf + f] = length;
+          if (lastDoc[id] !== di) {
+            lastDoc[id] = di;
+            df[id]!++;
           }
         }
       }
     }
     const n = docs.length;
     const { k, b, d } = BM25;
-    for (const [t, row] of stats) {
+    for (let id = 0; id < terms.length; id++) {
+      const row = id * 3 * nf;
       let best = 0;
       for (let f = 0; f < nf; f++) {
-        const matching = row[f]!;
+        const matching = stats[row + f]!;
         if (matching === 0) continue;
-        const tf = row[nf + f]!;
-        const relative = row[2 * nf + f]! / (totalLength[f]! / n);
+        const tf = stats[row + nf + f]!;
+        const relative = stats[row + 2 * nf + f]! / (totalLength[f]! / n);
         const idf = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
         best += FIELDS[FIELD_KEYS[f]!] * idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + b * relative)));
       }
-      this.#best.set(t, best);
+      this.#df.set(terms[id]!, df[id]!);
+      this.#best.set(terms[id]!, best);
     }
   }
 
@@ -513,12 +583,13 @@ export class SearchIndex {
    */
   #candidates(byRarity: readonly string[], weights: ReadonlyMap<string, number>): Set<number> | undefined {
     const out = new Set<number>();
-    for (const map of [this.#namedByResource, this.#namedBySummary]) {
+    const named = this.#namedMaps();
+    for (const map of [named.byResource, named.bySummary]) {
       for (const t of byRarity) {
         if ((weights.get(t) ?? 1) < 1) continue;
         const docs = map.get(t);
         if (!docs) continue;
-        if (out.size > 0 && out.size + docs.size > CANDIDATES) continue;
+        if (out.size > 0 && out.size + docs.length > CANDIDATES) continue;
         for (const d of docs) out.add(d);
       }
     }
@@ -544,7 +615,7 @@ export class SearchIndex {
     let terms = this.#strong.get(entry);
     if (!terms) {
       const doc = documentOf(entry);
-      terms = new Set(`${doc.s} ${doc.p} ${doc.o} ${doc.t} ${doc.d}`.split(' '));
+      terms = new Set([...doc.s, ...doc.p, ...doc.o, ...doc.t, ...doc.d]);
       this.#strong.set(entry, terms);
     }
     return terms;
@@ -573,7 +644,7 @@ export class SearchIndex {
     const entries = this.#entries;
     const accept = options.accept;
     let boostDocument: ((id: number, term: string) => number) | undefined = options.all ? undefined : (id: number) => {
-      const entry = entries.get(id);
+      const entry = entries[id];
       return entry !== undefined && accept(entry) ? 1 : 0;
     };
     // Even the rarest word is everywhere ("create a namespace" in a catalogue of many Kubernetes
@@ -588,7 +659,7 @@ export class SearchIndex {
         boostDocument = (id: number) => {
           if (!candidates.has(id)) return 0;
           if (all) return 1;
-          const entry = entries.get(id);
+          const entry = this.#entry(id);
           return entry !== undefined && accept(entry) ? 1 : 0;
         };
       }
@@ -618,7 +689,7 @@ export class SearchIndex {
     const pool = results.length > RERANK_POOL ? results.slice(0, RERANK_POOL) : results;
     const ranked: Ranked[] = [];
     for (const r of pool) {
-      const entry = this.#entries.get(r.id as number)!;
+      const entry = this.#entry(r.id as number)!;
       let covered = fieldCoverage(r, parsed);
       let score = r.score;
       if (late.length > 0) {
@@ -683,7 +754,7 @@ export class SearchIndex {
   #mostLikely(candidates: ReadonlySet<number>, parsed: ParsedQuery, options: RankOptions): Set<number> {
     const scored: { doc: number; f: number; order: number }[] = [];
     for (const doc of candidates) {
-      const entry = this.#entries.get(doc);
+      const entry = this.#entry(doc);
       if (!entry || (!options.all && !options.accept(entry))) continue;
       scored.push({ doc, f: this.#factor(entry, parsed, 1), order: options.order ? options.order(entry) : doc });
     }
@@ -763,7 +834,7 @@ export class SearchIndex {
    * scheduled message") names a narrower operation.
    */
   #summaryFit(entry: Entry, q: ParsedQuery): number {
-    const summary = this.#summaries.get(entry.doc);
+    const summary = this.#summaries[entry.doc];
     if (!summary || q.said.size === 0) return 1;
     let shared = 0;
     for (const t of summary) if (q.said.has(t)) shared++;
