@@ -9,7 +9,7 @@
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, SearchIndex, makeEntry, normalizePath, parseQuery } from './search.ts';
+import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, SearchIndex, makeEntry, normalizePath, parseQuery } from './search.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -38,10 +38,11 @@ class SpecState {
     const byLast = new Map<string, Entry[]>();
     const byLastTwo = new Map<string, Entry[]>();
     let deprecated = 0;
+    const paths: PathCache = new Map();
     for (const endpoint of spec.endpoints) {
       // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
       if (byId.has(endpoint.id)) continue;
-      const entry = makeEntry(endpoint, entries.length + 1, entries.length);
+      const entry = makeEntry(endpoint, entries.length + 1, entries.length, paths);
       entries.push(entry);
       byId.set(endpoint.id, entry);
       if (endpoint.deprecated) deprecated++;
@@ -59,13 +60,14 @@ class SpecState {
     this.byLastSegment = byLast;
     this.byLastTwo = byLastTwo;
     this.deprecated = deprecated;
-    this.index.add(entries);
+    this.index.add(entries, paths);
   }
 }
 
+/** The last two segments (`customers/{}`), or the whole path when it has fewer. */
 function lastTwo(normalized: string): string {
-  const segs = normalized.split('/');
-  return segs.slice(-2).join('/');
+  const last = normalized.lastIndexOf('/');
+  return last > 0 ? normalized.slice(normalized.lastIndexOf('/', last - 1) + 1) : normalized;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -115,28 +115,46 @@ function lastSegment(normalized: string): string {
   return normalized.slice(i + 1);
 }
 
-function endpointVerbs(endpoint: Endpoint): Intent[] {
-  const words = [...splitWords(endpoint.operationId ?? ''), ...splitWords(endpoint.path)];
+function endpointVerbs(endpoint: Endpoint, pathWords: readonly string[]): Intent[] {
   const own = endpoint.method.toLowerCase();
   const out = new Set<Intent>();
-  for (const w of words) {
-    // `PostCustomers`, `GetCustomers`: an operationId that spells its own HTTP method says nothing more.
-    if (w === own) continue;
-    if (w === 'info') out.add('get');
-    for (const t of termsOf(w)) {
-      const intent = intentOfTerm(t) ?? VERB_HINTS.get(t);
-      if (intent) out.add(intent);
+  const note = (words: readonly string[]) => {
+    for (const w of words) {
+      // `PostCustomers`, `GetCustomers`: an operationId that spells its own HTTP method says nothing more.
+      if (w === own) continue;
+      if (w === 'info') out.add('get');
+      for (const t of termsOf(w)) {
+        const intent = intentOfTerm(t) ?? VERB_HINTS.get(t);
+        if (intent) out.add(intent);
+      }
     }
-  }
+  };
+  note(splitWords(endpoint.operationId ?? ''));
+  note(pathWords);
   return [...out];
 }
 
-const NO_VERBS: readonly Intent[] = [];
-/** `/users/@me`, `/accounts/self`: a path ending in the caller names one thing, as a placeholder does. */
-const SELF_SEGMENT = /^@?(me|self|current|mine)$/i;
+/** What an endpoint's path says, whatever its method: worked out once per distinct path (see `PathFacts`). */
+interface PathFacts {
+  readonly item: boolean;
+  readonly resource: readonly string[];
+  readonly pathWords: readonly string[];
+  /** Every word of the path, placeholders included (verbs are looked for in them). */
+  readonly words: readonly string[];
+  /** `pathTerms(path)`: the document's path field. */
+  readonly terms: readonly string[];
+}
 
-export function makeEntry(endpoint: Endpoint, doc: number, position = 0): Entry {
-  const segs = pathSegments(endpoint.path);
+/**
+ * A spec names each path for several methods (`GET`, `PUT`, `DELETE /pods/{name}`): callers that
+ * build many entries pass one map, so each path is split and stemmed once.
+ */
+export type PathCache = Map<string, PathFacts>;
+
+function pathFacts(path: string, cache?: PathCache): PathFacts {
+  let facts = cache?.get(path);
+  if (facts) return facts;
+  const segs = pathSegments(path);
   const last = segs[segs.length - 1] ?? '';
   const item = last.includes('{') || last.startsWith(':') || SELF_SEGMENT.test(last);
   let resource: string[] = [];
@@ -146,16 +164,27 @@ export function makeEntry(endpoint: Endpoint, doc: number, position = 0): Entry 
     resource = pathTerms(seg).filter((t) => !INTENT_TERMS.has(t));
     if (resource.length > 0) break;
   }
-  const verbs = endpointVerbs(endpoint);
   const pathWords = new Set<string>();
   for (const seg of segs) {
     if (seg.includes('{') || seg.startsWith(':')) continue;
     for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
   }
-  return { endpoint, doc, position, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords: [...pathWords] };
+  facts = { item, resource, pathWords: [...pathWords], words: splitWords(path), terms: pathTerms(path) };
+  cache?.set(path, facts);
+  return facts;
 }
 
-export function documentOf(entry: Entry): Doc {
+const NO_VERBS: readonly Intent[] = [];
+/** `/users/@me`, `/accounts/self`: a path ending in the caller names one thing, as a placeholder does. */
+const SELF_SEGMENT = /^@?(me|self|current|mine)$/i;
+
+export function makeEntry(endpoint: Endpoint, doc: number, position = 0, paths?: PathCache): Entry {
+  const { item, resource, pathWords, words } = pathFacts(endpoint.path, paths);
+  const verbs = endpointVerbs(endpoint, words);
+  return { endpoint, doc, position, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords };
+}
+
+export function documentOf(entry: Entry, paths?: PathCache): Doc {
   const e = entry.endpoint;
   // Only the start of a long description is indexed, so only the start is cleaned.
   const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
@@ -167,7 +196,7 @@ export function documentOf(entry: Entry): Doc {
     i: entry.doc,
     // Without a summary, the description's first sentence is the summary ("Deletes a message.").
     s: orEmpty(textTerms(e.summary || head)),
-    p: orEmpty(pathTerms(e.path)),
+    p: orEmpty(paths ? pathFacts(e.path, paths).terms : pathTerms(e.path)),
     o: orEmpty(textTerms(e.operationId)),
     t: e.tags.length === 0 ? EMPTY_FIELD : orEmpty(textTerms(e.tags.join(' '))),
     d: e.summary ? orEmpty(textTerms(head)) : EMPTY_FIELD,
@@ -439,9 +468,9 @@ export class SearchIndex {
    * Beside MiniSearch's postings it counts, per term, the documents that hold it and the highest
    * score one document can get for it (see `best`).
    */
-  add(entries: readonly Entry[]): void {
+  add(entries: readonly Entry[], paths: PathCache = new Map()): void {
     if (this.#size > 0) throw new Error('SearchIndex.add: an index is built once');
-    const docs = entries.map(documentOf);
+    const docs = entries.map((entry) => documentOf(entry, paths));
     this.#mini.addAll(docs);
     for (let i = 0; i < docs.length; i++) {
       const entry = entries[i]!;
