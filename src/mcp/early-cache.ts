@@ -76,7 +76,14 @@ export function earlyFingerprint(root: string = PACKAGE_ROOT): string {
     const dir = join(root, folder);
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (!entry.isFile()) continue;
-      const content = readFileSync(join(dir, entry.name));
+      let content: Buffer;
+      try {
+        content = readFileSync(join(dir, entry.name));
+      } catch (error) {
+        // Gone since readdir (an editor's temp file, a checkout in progress): it is not part of the build.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
       hash.update(`${folder}/${entry.name}\0${content.length}\0`);
       hash.update(content);
     }

@@ -9,24 +9,34 @@ import { createMcpServer } from './server.ts';
 
 type Json = Record<string, unknown>;
 
+/** The in-memory exchange takes a few milliseconds; this only keeps a broken server from hanging the caller. */
+const ANSWER_TIMEOUT_MS = 10_000;
+
 /** Sends `requests` to a fresh SDK server (our tools, no catalogue) and returns its answers by id. */
 export async function askSdkServer(requests: readonly JSONRPCMessage[]): Promise<Map<string | number, JSONRPCMessage>> {
   const server = createMcpServer({ context: () => Promise.reject(new Error('no catalogue while precomputing')) });
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   const answers = new Map<string | number, JSONRPCMessage>();
-  let expected = requests.filter((r) => 'id' in r).length;
-  const done = new Promise<void>((resolve) => {
+  const expected = requests.filter((r) => 'id' in r).length;
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    // Only responses count (a notification from the server must not end the wait early).
     client.onmessage = (message) => {
       if ('id' in message && !('method' in message)) answers.set(message.id as string | number, message);
-      if (--expected === 0) resolve();
+      if (answers.size === expected) resolve();
     };
+    timer = setTimeout(() => reject(new Error(`the SDK server answered ${answers.size} of ${expected} requests in ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
   });
-  await server.connect(serverSide);
-  await client.start();
-  for (const request of requests) await client.send(request);
-  await done;
-  await server.close();
-  return answers;
+  try {
+    await server.connect(serverSide);
+    await client.start();
+    for (const request of requests) await client.send(request);
+    await done;
+    return answers;
+  } finally {
+    clearTimeout(timer);
+    await server.close();
+  }
 }
 
 export async function computeEarlyAnswers(): Promise<EarlyAnswers> {
