@@ -1,9 +1,11 @@
 // The MCP front end on GitHub's REST description: how soon a spawned `svc serve --transport stdio`
-// answers, round trips of the read tools over stdio, the server's peak RSS, and what the LLM pays
+// answers (warm start: compile cache and early answers cached by an earlier start; cold start:
+// empty cache folder), round trips of the read tools over stdio, the server's peak RSS, and what the LLM pays
 // in tokens (tools/list, a listing line, inspect of large endpoints against the raw dereferenced
 // operation). The JSON.parse time of the same file, measured in the same run, is the yardstick.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +18,8 @@ import { OCTOKIT_OPENAPI, githubDescription } from './import.bench.ts';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SVC = path.join(REPO, 'bin', 'svc.js');
 const ROUND_TRIPS = 200;
+/** Spawns per start-up measure (warm, cold, compile cache only); the median is reported. */
+const START_SAMPLES = 5;
 const SPEC = 'github';
 
 /** Large real operations: inspect must stay well under the raw dereferenced schema of each. */
@@ -63,6 +67,76 @@ function peakRssMb(pid: number | null | undefined): string {
   }
 }
 
+/** A spawned `svc serve --transport stdio` with its caches in `cacheHome`, and how long spawn -> tools/list answer took. */
+async function startServer(config: string, cacheHome: string): Promise<{ client: Client; transport: StdioClientTransport; toolsListMs: number; tools: unknown[]; stderr: () => string }> {
+  const env: Record<string, string> = {};
+  // NODE_COMPILE_CACHE would move the compile cache out of cacheHome.
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_COMPILE_CACHE') env[k] = v;
+  const spawnedAt = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...(process.features?.typescript ? [] : ['--import', 'tsx']), SVC, 'serve', '--config', config, '--transport', 'stdio'],
+    // Debug lines say whether the early answers were found, used and written; kept for an error message.
+    env: { ...env, XDG_CACHE_HOME: cacheHome, SVC_DEBUG: '1' },
+    stderr: 'pipe',
+    cwd: REPO,
+  });
+  let stderr = '';
+  (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const client = new Client({ name: 'svc-bench', version: '1' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  return { client, transport, toolsListMs: performance.now() - spawnedAt, tools, stderr: () => stderr };
+}
+
+const earlyAnswersIn = (cacheHome: string): string[] => {
+  try {
+    return readdirSync(path.join(cacheHome, 'svc', 'early-answers')).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+};
+
+/** Waits until a start has cached its early answers (written once the SDK is loaded). */
+async function untilCached(cacheHome: string, stderr: () => string): Promise<void> {
+  for (const until = Date.now() + 20_000; earlyAnswersIn(cacheHome).length === 0; ) {
+    if (Date.now() > until) throw new Error(`svc serve cached no early answers; its stderr:\n${stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * spawn -> first tools/list answer, START_SAMPLES times each, interleaved: warm (both caches
+ * filled by one earlier start), cold (a new empty cache folder each time), and compile cache only
+ * (the early answers removed before each start: what a new svc build's first start costs).
+ */
+async function startUpTimes(config: string, warmHome: string): Promise<{ warm: number[]; cold: number[]; compileOnly: number[] }> {
+  const once = async (home: string): Promise<number> => {
+    const { client, toolsListMs, stderr } = await startServer(config, home);
+    try {
+      await untilCached(home, stderr);
+    } finally {
+      await client.close();
+    }
+    return toolsListMs;
+  };
+  await once(warmHome); // fills both caches
+  const compileHome = mkdtempSync(path.join(tmpdir(), 'svc-mcp-bench-compile-'));
+  await once(compileHome);
+  const out = { warm: [] as number[], cold: [] as number[], compileOnly: [] as number[] };
+  for (let i = 0; i < START_SAMPLES; i++) {
+    out.warm.push(await once(warmHome));
+    const coldHome = mkdtempSync(path.join(tmpdir(), 'svc-mcp-bench-cold-'));
+    out.cold.push(await once(coldHome));
+    rmSync(coldHome, { recursive: true, force: true });
+    rmSync(path.join(compileHome, 'svc', 'early-answers'), { recursive: true, force: true });
+    out.compileOnly.push(await once(compileHome));
+  }
+  rmSync(compileHome, { recursive: true, force: true });
+  if (earlyAnswersIn(warmHome).length !== 1) throw new Error(`expected one cached early answers file, found ${earlyAnswersIn(warmHome).length}`);
+  return out;
+}
+
 async function timeCalls(client: Client, calls: readonly { name: string; arguments: Record<string, unknown> }[]): Promise<number[]> {
   const out: number[] = [];
   for (const c of calls) {
@@ -94,18 +168,13 @@ export async function run(): Promise<string> {
   const config = path.join(dir, 'svc.yaml');
   writeFileSync(config, `specs:\n  - path: ${JSON.stringify(file)}\n    name: ${SPEC}\n`);
 
-  // Spawn -> first tools/list answer -> first search answer (the catalogue is loaded by then).
+  // Spawn -> first tools/list answer, warm and cold, in a cache folder of the bench's own.
+  const cacheHome = mkdtempSync(path.join(tmpdir(), 'svc-mcp-bench-cache-'));
+  const starts = await startUpTimes(config, cacheHome);
+
+  // A warm start -> first tools/list answer -> first search answer (the catalogue is loaded by then).
   const spawnedAt = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...(process.features?.typescript ? [] : ['--import', 'tsx']), SVC, 'serve', '--config', config, '--transport', 'stdio'],
-    stderr: 'ignore',
-    cwd: REPO,
-  });
-  const client = new Client({ name: 'svc-bench', version: '1' });
-  await client.connect(transport);
-  const { tools } = await client.listTools();
-  const toolsListMs = performance.now() - spawnedAt;
+  const { client, transport, toolsListMs, tools } = await startServer(config, cacheHome);
   const first = await client.callTool({ name: 'search', arguments: { query: 'create issue' } });
   const firstSearchMs = performance.now() - spawnedAt;
   if ((first as CallToolResult).isError) throw new Error(`search failed: ${text(first)}`);
@@ -159,6 +228,7 @@ export async function run(): Promise<string> {
   }
   await client.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(cacheHome, { recursive: true, force: true });
 
   const size = statSync(file).size;
   return [
@@ -166,12 +236,16 @@ export async function run(): Promise<string> {
     '',
     `GitHub REST description (@octokit/openapi ${OCTOKIT_OPENAPI}, ${(size / 1024 / 1024).toFixed(1)} MB, ${ids.length} endpoints), served by a spawned`,
     `\`svc serve --transport stdio\` (svc.yaml names the spec \`${SPEC}\`), reached with the SDK Client over stdio. Tokens: gpt-tokenizer, o200k_base.`,
+    'Start-up: the caches (Node\'s compile cache, the early answers) live in a temp XDG_CACHE_HOME of the bench\'s own.',
     '',
     '| Measure | Value |',
     '|---|---:|',
     `| JSON.parse of the same file (median of 5, same run) | ${ms(median(parseMs))} ms |`,
-    `| spawn -> first tools/list answer | ${ms(toolsListMs)} ms |`,
-    `| spawn -> first search answer (catalogue loaded) | ${ms(firstSearchMs)} ms |`,
+    `| spawn -> first tools/list answer, warm start: compile cache and early answers cached (median of ${START_SAMPLES}) | ${ms(median(starts.warm))} ms |`,
+    `| spawn -> first tools/list answer, cold start: empty cache folder (median of ${START_SAMPLES}) | ${ms(median(starts.cold))} ms |`,
+    `| spawn -> first tools/list answer, compile cache only: a new build's first start (median of ${START_SAMPLES}) | ${ms(median(starts.compileOnly))} ms |`,
+    `| spawn -> first tools/list answer, warm start of the session below | ${ms(toolsListMs)} ms |`,
+    `| spawn -> first search answer, same session (catalogue loaded) | ${ms(firstSearchMs)} ms |`,
     `| peak RSS of the server (VmHWM, after all calls below) | ${peak} |`,
     `| machine load (1-minute average) when the run ended | ${loadavg()[0]!.toFixed(1)} |`,
     '',
