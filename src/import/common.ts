@@ -102,6 +102,26 @@ export function walkOperations(
   return skipped;
 }
 
+/**
+ * Parameters are shared between endpoints when they come from the same source node (path-level
+ * parameters, `$ref`ed components): GitHub and Kubernetes repeat a few hundred parameters
+ * thousands of times, and one object per source node keeps retained memory near the document's.
+ * Each importer gets its own cache (its own `build`); a node that builds nothing is remembered too,
+ * so its warning is given once.
+ */
+export function builtOncePerNode<T>(
+  build: (docs: DocumentSet, p: Located<Obj>, ctx: FormatContext) => T | undefined,
+): (docs: DocumentSet, p: Located<Obj>, ctx: FormatContext) => T | undefined {
+  const cache = new WeakMap<object, T | null>();
+  return (docs, p, ctx) => {
+    const cached = cache.get(p.node);
+    if (cached !== undefined) return cached ?? undefined;
+    const built = build(docs, p, ctx);
+    cache.set(p.node, built ?? null);
+    return built;
+  };
+}
+
 /** The `parameters` of a path item or operation, `$ref`s followed; unreadable ones warned and dropped. */
 function readParams(docs: DocumentSet, owner: Located<Obj>, ctx: FormatContext): Located<Obj>[] {
   const list = owner.node.parameters;

@@ -6,7 +6,7 @@ import type { DocumentSet } from './documents.ts';
 import { EndpointIds } from './ids.ts';
 import { joinPointer } from './pointer.ts';
 import {
-  EMPTY, isObj, optionalString, responseLabel, stringArray, toSecurity, toSecurityScheme, toServers, typeLabel, walkOperations,
+  builtOncePerNode, EMPTY, isObj, optionalString, responseLabel, stringArray, toSecurity, toSecurityScheme, toServers, typeLabel, walkOperations,
   type Located, type Obj, type OperationSite,
 } from './common.ts';
 
@@ -76,20 +76,8 @@ function buildEndpoint(
   return endpoint;
 }
 
-/**
- * Parameters are shared between endpoints when they come from the same source node (path-level
- * parameters, `$ref`ed components): GitHub and Kubernetes repeat a few hundred parameters
- * thousands of times, and one object per source node keeps retained memory near the document's.
- */
-const parameterCache = new WeakMap<object, Parameter | null>();
-
-function toParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
-  const cached = parameterCache.get(p.node);
-  if (cached !== undefined) return cached ?? undefined;
-  const built = buildParameter(docs, p, ctx);
-  parameterCache.set(p.node, built ?? null);
-  return built;
-}
+/** One Parameter per source node, shared by the endpoints that use it (see builtOncePerNode). */
+const toParameter = builtOncePerNode<Parameter>(buildParameter);
 
 function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext): Parameter | undefined {
   const n = p.node;
