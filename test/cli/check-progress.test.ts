@@ -1,22 +1,12 @@
 // The progress line of `svc check`: only on a terminal, only on runs long enough to need it, cleared at the end.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { Progress } from '../../src/cli/progress.ts';
+import { captureStream } from '../support/tty.ts';
 
-function stream(isTTY: boolean): Writable & { isTTY: boolean; columns: number; text: string } {
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      out.text += String(chunk);
-      done();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  out.isTTY = isTTY;
-  out.columns = 40;
-  out.text = '';
-  return out;
-}
+/** Terminal width 40: long lines get cut. */
+const stream = (isTTY: boolean) => captureStream(isTTY, 40);
 
 describe('check progress', () => {
   it('shows done/total and the current file on a terminal once the run is slow, then clears the line', async () => {

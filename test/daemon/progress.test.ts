@@ -3,22 +3,12 @@
 // with a terminal-like stderr, against a real daemon process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/program.ts';
+import { captureStream } from '../support/tty.ts';
 import { openapi, project, startDaemon, type Op } from './support.ts';
 
-function stream(isTTY: boolean): Writable & { isTTY: boolean; columns: number; text: string } {
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      out.text += String(chunk);
-      done();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  out.isTTY = isTTY;
-  out.columns = 200;
-  out.text = '';
-  return out;
-}
+/** Terminal width 200: wide enough that nothing is cut. */
+const stream = (isTTY: boolean) => captureStream(isTTY, 200);
 
 /** Enough operations that importing takes well over the progress line's quiet period. */
 function big(title: string, n: number, variant: string): string {
