@@ -91,11 +91,18 @@ export function parseRawUrl(raw: string): UrlParts {
           const eq = indexOutsideVariables(pair, '=');
           return eq >= 0 ? { key: pair.slice(0, eq), value: pair.slice(eq + 1) } : { key: pair, value: undefined };
         });
+  return { ...addressParts(protocol, host, port), segments, query };
+}
+
+/** Scheme, host and port of a URL's parts, each present only when the URL gives it. */
+export function addressParts(
+  protocol: string | undefined,
+  host: string | undefined,
+  port: string | undefined,
+): Pick<UrlParts, 'protocol' | 'host' | 'port'> {
   return {
     ...(protocol !== undefined ? { protocol } : {}),
     ...(host !== undefined ? { host } : {}),
     ...(port !== undefined ? { port } : {}),
-    segments,
-    query,
   };
 }

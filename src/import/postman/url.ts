@@ -4,7 +4,7 @@
 // fields (`host`, `path`, `query`, ...) are what Postman itself uses; `raw` is read only when
 // they are absent (some exporters write `raw` alone).
 import type { Parameter } from '../../model/endpoint.ts';
-import { parseRawUrl } from './raw-url.ts';
+import { addressParts, parseRawUrl, type UrlParts } from './raw-url.ts';
 import { convertVariables, escapeBraces, type CollectionVariables } from './variables.ts';
 import { descriptionOf, isRecord, keyValues, looksLikeCredential, text } from './shapes.ts';
 
@@ -30,11 +30,8 @@ interface QueryEntry {
   readonly description?: string;
 }
 
-interface Parts {
-  readonly protocol?: string;
-  readonly host?: string;
-  readonly port?: string;
-  readonly segments: readonly string[];
+/** The raw-URL parts, with the object form's richer query entries and its `variable` list. */
+interface Parts extends Omit<UrlParts, 'query'> {
   readonly query: readonly QueryEntry[];
   readonly variables: readonly unknown[];
 }
@@ -172,14 +169,7 @@ function urlParts(url: unknown): Parts | undefined {
   }
   const protocol = text(url['protocol']);
   const port = text(url['port']);
-  return {
-    ...(protocol !== undefined ? { protocol } : {}),
-    ...(host !== undefined ? { host } : {}),
-    ...(port !== undefined ? { port } : {}),
-    segments,
-    query,
-    variables,
-  };
+  return { ...addressParts(protocol, host, port), segments, query, variables };
 }
 
 function fromRaw(raw: string, variables: readonly unknown[]): Parts {
