@@ -8,6 +8,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
+import type { Diagnostic } from '../model/diagnostic.ts';
 import { decodeUtf8, parseText, readSpecFileSync } from './read.ts';
 import { joinPointer, lookupPointer } from './pointer.ts';
 
@@ -27,16 +28,11 @@ export interface RefFailure {
   readonly hint?: string;
 }
 
-/** A problem met while loading external files, placed at the `$ref` that asked for the file. */
-export interface LoadProblem {
-  readonly code: string;
-  readonly message: string;
-  readonly file: string;
-  readonly pointer?: string;
-  readonly line?: number;
-  readonly column?: number;
-  readonly hint?: string;
-}
+/**
+ * A problem met while loading external files, placed at the `$ref` that asked for the file.
+ * A Diagnostic without severity: the caller decides how bad it is.
+ */
+export type LoadProblem = Omit<Diagnostic, 'severity'>;
 
 export interface LoadOptions {
   readonly allowRemoteRefs: boolean;
