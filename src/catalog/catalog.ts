@@ -9,7 +9,7 @@
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, SearchIndex, makeEntry, normalizePath, parseQuery } from './search.ts';
+import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, SearchIndex, boundOf, makeEntry, normalizePath, parseQuery } from './search.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -28,6 +28,8 @@ class SpecState {
   readonly deprecated: number;
   /** This spec's own full-text index. */
   readonly index = new SearchIndex();
+  /** Place in the catalogue's spec order (set on every `replace`): breaks ties between equal hits. */
+  position = 0;
 
   constructor(spec: ImportedSpec) {
     this.spec = spec;
@@ -100,6 +102,28 @@ function rankOne(state: SpecState, parsed: ParsedQuery, limit: number, accept: (
   return state.index.rank(parsed, { limit, accept, all, order: byPosition });
 }
 
+/**
+ * The indexes holding one term, with the term's document count and best score (`SearchIndex.best`)
+ * in each: `stats` holds df, best per holder, in `states` order. What lets a search over many
+ * indexes visit only those holding a query word, without a look-up per index.
+ */
+interface Holders {
+  readonly states: SpecState[];
+  readonly stats: number[];
+}
+
+/** Per-spec sums a many-index search reuses from query to query (indexed by `SpecState.position`). */
+interface Scratch {
+  text: Float64Array;
+  postings: Float64Array;
+  best: Float64Array;
+  scale: Float64Array;
+  /** Which query term last touched the spec (its `best` and `scale` are valid for that term only). */
+  termMark: Int32Array;
+  /** Which query last touched the spec (its `text` and `postings` are valid for that query only). */
+  queryMark: Int32Array;
+}
+
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
@@ -112,6 +136,10 @@ function idf(documents: number, matching: number): number {
 export class Catalog {
   /** Documents per term over every spec: what makes scores of different specs' indexes comparable. */
   readonly #df = new Map<string, number>();
+  /** Term -> the indexes holding it (see `Holders`), kept up to date by `replace`. */
+  readonly #holders = new Map<string, Holders>();
+  #scratch: Scratch | undefined;
+  #mark = 0;
   /** The catalogue's terms, sorted, for prefix look-ups; built on first need after a `replace`. */
   #vocabulary: string[] | undefined;
   #states: readonly SpecState[] = [];
@@ -163,8 +191,13 @@ export class Catalog {
       }
     }
     // Everything that can throw is done: from here on the swap cannot fail half-way.
-    for (const s of this.#states) if (!kept.has(s)) this.#countTerms(s, -1);
+    const removed = new Set<SpecState>();
+    for (const s of this.#states) if (!kept.has(s)) removed.add(s);
+    for (const s of removed) this.#countTerms(s, -1);
+    this.#dropHolders(removed);
     for (const s of added) this.#countTerms(s, 1);
+    next.forEach((s, i) => (s.position = i));
+    this.#scratch = undefined;
     this.#vocabulary = undefined;
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
@@ -176,10 +209,40 @@ export class Catalog {
 
   #countTerms(state: SpecState, delta: number): void {
     const df = this.#df;
-    for (const [term, n] of state.index.terms()) {
+    const holders = this.#holders;
+    const index = state.index;
+    for (const [term, n] of index.terms()) {
       const total = (df.get(term) ?? 0) + delta * n;
       if (total > 0) df.set(term, total);
       else df.delete(term);
+      if (delta > 0) {
+        const h = holders.get(term);
+        if (h) {
+          h.states.push(state);
+          h.stats.push(n, index.best(term));
+        } else holders.set(term, { states: [state], stats: [n, index.best(term)] });
+      }
+    }
+  }
+
+  /** Takes the removed specs out of every term's holders: one pass per term they held. */
+  #dropHolders(removed: ReadonlySet<SpecState>): void {
+    if (removed.size === 0) return;
+    const holders = this.#holders;
+    const dirty = new Set<string>();
+    for (const s of removed) for (const [term] of s.index.terms()) dirty.add(term);
+    for (const term of dirty) {
+      const h = holders.get(term);
+      if (!h) continue;
+      const states: SpecState[] = [];
+      const stats: number[] = [];
+      for (let i = 0; i < h.states.length; i++) {
+        if (removed.has(h.states[i]!)) continue;
+        states.push(h.states[i]!);
+        stats.push(h.stats[2 * i]!, h.stats[2 * i + 1]!);
+      }
+      if (states.length > 0) holders.set(term, { states, stats });
+      else holders.delete(term);
     }
   }
 
@@ -333,17 +396,7 @@ export class Catalog {
         return local > 0 ? (globalIdf.get(term) ?? 1) / idf(size, local) : 1;
       };
     };
-    // Indexes that can match, with the best score any of their documents could reach.
-    const candidates: { state: SpecState; spec: number; bound: number; termScale: (term: string) => number }[] = [];
-    states.forEach((state, spec) => {
-      const index = state.index;
-      let matches = false;
-      for (const t of parsed.terms) if (index.df(t) > 0 || expansions.get(t)?.some((x) => index.df(x) > 0)) matches = true;
-      if (!matches) return;
-      const termScale = scaleFor(index);
-      candidates.push({ state, spec, bound: index.bound(parsed, termScale, expansions), termScale });
-    });
-    candidates.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
+    const candidates = this.#bounds(states, parsed, globalIdf, expansions);
     // Most promising index first; stop once no remaining index can reach the current top `limit`.
     const top: { r: Ranked; spec: number }[] = [];
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
@@ -352,7 +405,7 @@ export class Catalog {
     for (const c of candidates) {
       if (top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= MAX_INDEXES_SEARCHED)) break;
       searched++;
-      const ranked = c.state.index.rank(parsed, { limit, accept, all, fuzzy: false, termScale: c.termScale, order: byPosition });
+      const ranked = c.state.index.rank(parsed, { limit, accept, all, fuzzy: false, termScale: scaleFor(c.state.index), order: byPosition });
       for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec: c.spec });
       top.sort(better);
       if (top.length > limit) top.length = limit;
@@ -366,6 +419,88 @@ export class Catalog {
       top.sort(better);
     }
     return top.slice(0, limit).map((m) => m.r);
+  }
+
+  /**
+   * Indexes that can match, most promising first, each with the best score any of its documents
+   * could reach (`boundOf`), its sums run over the holders of each query word (and of the words it
+   * may expand to), so that indexes holding none are never looked at and no index is asked for a
+   * term. Sums run term by term, a term's own best before its expansions', in query order: the
+   * bounds do not depend on how many indexes there are. `spec` is the catalogue position (the
+   * order of `states`, which is a subsequence of the catalogue's).
+   */
+  #bounds(
+    states: readonly SpecState[],
+    parsed: ParsedQuery,
+    globalIdf: ReadonlyMap<string, number>,
+    expansions: ReadonlyMap<string, readonly string[]>,
+  ): { state: SpecState; spec: number; bound: number }[] {
+    const member = states === this.#states ? undefined : new Set(states);
+    const n = this.#states.length;
+    let scratch = this.#scratch;
+    if (!scratch || scratch.text.length < n) {
+      scratch = this.#scratch = {
+        text: new Float64Array(n),
+        postings: new Float64Array(n),
+        best: new Float64Array(n),
+        scale: new Float64Array(n),
+        termMark: new Int32Array(n),
+        queryMark: new Int32Array(n),
+      };
+      this.#mark = 0;
+    }
+    const { text, postings, best, scale, termMark, queryMark } = scratch;
+    const query = ++this.#mark;
+    const touched: SpecState[] = [];
+    const termTouched: number[] = [];
+    let lateFactor = 1;
+    for (const t of parsed.terms) {
+      const w = parsed.weights.get(t) ?? 1;
+      lateFactor *= 1 + 0.5 * w;
+      const term = ++this.#mark;
+      termTouched.length = 0;
+      const visit = (h: Holders | undefined, own: boolean) => {
+        if (!h) return;
+        const hs = h.states;
+        const stats = h.stats;
+        for (let i = 0; i < hs.length; i++) {
+          const state = hs[i]!;
+          if (member && !member.has(state)) continue;
+          const p = state.position;
+          if (queryMark[p] !== query) {
+            queryMark[p] = query;
+            text[p] = 0;
+            postings[p] = 0;
+            touched.push(state);
+          }
+          if (termMark[p] !== term) {
+            termMark[p] = term;
+            best[p] = 0;
+            scale[p] = 1;
+            termTouched.push(p);
+          }
+          if (own) {
+            const df = stats[2 * i]!;
+            best[p] = stats[2 * i + 1]!;
+            scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
+            postings[p] = postings[p]! + df;
+          } else {
+            // A prefix match weighs at most `prefix` (0.3) of an exact one.
+            best[p] = best[p]! + 0.3 * stats[2 * i + 1]!;
+          }
+        }
+      };
+      visit(this.#holders.get(t), true);
+      for (const x of expansions.get(t) ?? []) visit(this.#holders.get(x), false);
+      for (const p of termTouched) text[p] = text[p]! + w * scale[p]! * best[p]!;
+    }
+    const out: { state: SpecState; spec: number; bound: number }[] = [];
+    for (const state of touched) {
+      const p = state.position;
+      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor) });
+    }
+    out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
+    return out;
   }
 
   /** Prefix-searched query terms -> the catalogue's longer terms they begin. */

@@ -365,6 +365,19 @@ function factorBound(q: ParsedQuery): number {
   return (q.method ? 2 : 1) * (q.intent ? (q.hinted ? 1.25 : 1.6) : 1) * 1.35 * (1 + SUMMARY_FIT);
 }
 
+/**
+ * An upper bound of every score `SearchIndex.rank` can give a document of one index for `parsed`,
+ * from sums over the query's terms t (each with its weight w and the caller's `termScale` s):
+ * `text` = sum of w x s x (best(t) + 0.3 x best(x) for each longer word x that t may expand to:
+ * a prefix match weighs at most 0.3 of an exact one), `postings` = sum of df(t), and
+ * `lateFactor` = product of (1 + w / 2).
+ */
+export function boundOf(parsed: ParsedQuery, text: number, postings: number, lateFactor: number): number {
+  // Past the postings budget some terms are checked on candidates and multiply the score instead.
+  if (postings > POSTINGS_BUDGET) text *= lateFactor;
+  return Math.sqrt(text) * factorBound(parsed);
+}
+
 /** How well a method fits what the query asks to do (1 = fits, lower = less likely). */
 const METHOD_FIT: Record<Intent, Partial<Record<HttpMethod, number>>> = {
   list: { GET: 1, POST: 0.55 },
@@ -791,28 +804,6 @@ export class SearchIndex {
     const out = new Set<number>();
     for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
     return out;
-  }
-
-  /**
-   * An upper bound of every score `rank` can give a document of this index for `parsed`, with the
-   * same `termScale`; `expansions` maps a prefix-searched term to the longer terms it may expand to.
-   */
-  bound(parsed: ParsedQuery, termScale: (term: string) => number, expansions: ReadonlyMap<string, readonly string[]>): number {
-    let text = 0;
-    let postings = 0;
-    let lateFactor = 1;
-    for (const t of parsed.terms) {
-      const w = parsed.weights.get(t) ?? 1;
-      let best = this.best(t);
-      // A prefix match weighs at most `prefix` (0.3) of an exact one.
-      for (const x of expansions.get(t) ?? []) best += 0.3 * this.best(x);
-      text += w * termScale(t) * best;
-      postings += this.df(t);
-      lateFactor *= 1 + 0.5 * w;
-    }
-    // Past the postings budget some terms are checked on candidates and multiply the score instead.
-    if (postings > POSTINGS_BUDGET) text *= lateFactor;
-    return Math.sqrt(text) * factorBound(parsed);
   }
 
   /** Multiplier from what the query asks against what the endpoint is. */

@@ -189,6 +189,36 @@ describe('Catalog.replace', () => {
     assert.deepEqual(catalog.search('birds'), []);
   });
 
+  it('ranks after specs are dropped, added and reordered exactly as a fresh catalogue of the same specs', () => {
+    const zoo = (name: string) => spec(name, [
+      { method: 'GET', path: '/animals', summary: 'List animals' },
+      { method: 'POST', path: '/animals', summary: 'Create an animal' },
+      { method: 'GET', path: '/animals/{id}/feedings', summary: 'List feedings of an animal' },
+    ], { collection: 'zoo' });
+    const shop = (name: string, extra: string) => spec(name, [
+      { method: 'GET', path: '/orders', summary: 'List orders' },
+      { method: 'DELETE', path: '/orders/{id}', summary: `Cancel an order ${extra}` },
+      { method: 'GET', path: '/animals/toys', summary: 'List animal toys' },
+    ], { collection: 'shop' });
+    const a = zoo('a');
+    const b = shop('b', 'now');
+    const c = zoo('c');
+    const d = shop('d', 'later');
+    const catalog = new Catalog([a, b, c, d]);
+    catalog.replace([d, a]);
+    catalog.replace([c, d, shop('e', 'today'), a]);
+    const fresh = new Catalog(catalog.specs());
+    const answers = (cat: Catalog, filters: { collection?: string }) =>
+      ['animals', 'list animal', 'cancel order', 'feeding', 'toys', 'orders'].map((q) =>
+        cat.search(q, filters).map((h) => `${h.endpoint.id} ${h.score}`),
+      );
+    for (const filters of [{}, { collection: 'zoo' }, { collection: 'shop' }]) {
+      assert.deepEqual(answers(catalog, filters), answers(fresh, filters), JSON.stringify(filters));
+    }
+    assert.deepEqual(catalog.search('cancel order').map((h) => h.endpoint.spec).sort(), ['d', 'd', 'e', 'e']);
+    assert.ok(catalog.search('now').every((h) => h.endpoint.spec !== 'b'));
+  });
+
   it('replaces to an empty catalogue', () => {
     const catalog = new Catalog([petsSpec()]);
     catalog.replace([]);
