@@ -354,7 +354,7 @@ export class Catalog {
     // A path the query names outright comes first: the caller already knows what it wants.
     if (parsed.paths.length > 0) {
       const top = ranked[0]?.score ?? 1;
-      for (const entry of this.#pathMatches(states, parsed.paths, accept, parsed.method)) {
+      for (const entry of this.#pathMatches(states, parsed.paths, accept, limit, parsed.method)) {
         if (hits.length >= limit) break;
         seen.add(entry.endpoint.id);
         hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
@@ -523,26 +523,35 @@ export class Catalog {
     return out;
   }
 
-  #pathMatches(states: readonly SpecState[], paths: readonly string[], accept: (entry: Entry) => boolean, method?: string): Entry[] {
-    const exact: Entry[] = [];
-    const tail: Entry[] = [];
+  /**
+   * Endpoints whose path is one the query names: exact matches, then tail matches (`/pulls`); with
+   * a method named, that method's go first and the others follow as near misses. Only the first
+   * `limit` are asked for, so the walk over the specs stops once they are certain: when the
+   * leading group (exact matches, of the named method if any) already holds `limit`.
+   */
+  #pathMatches(states: readonly SpecState[], paths: readonly string[], accept: (entry: Entry) => boolean, limit: number, method?: string): Entry[] {
+    // Groups in the order they are returned: [exact, tail], or with a method
+    // [exact of the method, tail of the method, other exact, other tail].
+    const groups: Entry[][] = method ? [[], [], [], []] : [[], []];
+    const lead = groups[0]!;
     for (const raw of paths) {
       const want = normalizePath(raw);
       const last = want.slice(want.lastIndexOf('/') + 1);
       // `/pulls` looks up its one segment; `/customers/{id}` its last two (a lone `{}` matches too much).
       const deep = want.split('/').length > 2;
+      const key = deep ? lastTwo(want) : last;
       for (const state of states) {
-        for (const entry of (deep ? state.byLastTwo.get(lastTwo(want)) : state.byLastSegment.get(last)) ?? []) {
+        if (lead.length >= limit) break;
+        for (const entry of (deep ? state.byLastTwo.get(key) : state.byLastSegment.get(key)) ?? []) {
           if (!accept(entry)) continue;
           const have = normalizePath(entry.endpoint.path);
-          if (have === want) exact.push(entry);
-          else if (have.endsWith(want)) tail.push(entry);
+          const kind = have === want ? 0 : have.endsWith(want) ? 1 : -1;
+          if (kind < 0) continue;
+          groups[method && entry.endpoint.method !== method ? kind + 2 : kind]!.push(entry);
         }
       }
     }
-    const all = [...exact, ...tail];
-    // With a method named, its endpoints go first; the others stay as near misses.
-    return method ? [...all.filter((e) => e.endpoint.method === method), ...all.filter((e) => e.endpoint.method !== method)] : all;
+    return groups.flat().slice(0, limit);
   }
 
   /**

@@ -239,6 +239,26 @@ describe('Catalog.search', () => {
     assert.equal(catalog.search('fetch one pet', { spec: 'a' })[0]?.endpoint.id, 'a:GET:/pets/{petId}');
   });
 
+  it('puts a named path first across many specs: exact matches of the method, its tail matches, then the other methods', () => {
+    const specs = Array.from({ length: 12 }, (_, i) =>
+      spec(`s${i}`, [
+        { method: 'GET', path: '/pets/{petId}', summary: 'Get a pet' },
+        { method: 'DELETE', path: '/v2/pets/{petId}', summary: 'Remove a pet' },
+        { method: 'DELETE', path: '/pets/{petId}', summary: 'Delete a pet' },
+      ]),
+    );
+    const catalog = new Catalog(specs);
+    const found = (limit: number) => catalog.search('DELETE /pets/{id}', {}, limit).map((h) => h.endpoint.id);
+    assert.deepEqual(found(3), ['s0:DELETE:/pets/{petId}', 's1:DELETE:/pets/{petId}', 's2:DELETE:/pets/{petId}']);
+    const all = found(36);
+    assert.deepEqual(all, [
+      ...specs.map((s) => `${s.name}:DELETE:/pets/{petId}`),
+      ...specs.map((s) => `${s.name}:DELETE:/v2/pets/{petId}`),
+      ...specs.map((s) => `${s.name}:GET:/pets/{petId}`),
+    ]);
+    assert.deepEqual(found(20), all.slice(0, 20));
+  });
+
   it('finds a named method and path directly', () => {
     assert.equal(catalog.search('DELETE /pets/{id}', { spec: 'b' })[0]?.endpoint.id, 'b:DELETE:/pets/{petId}');
     assert.deepEqual(
