@@ -225,21 +225,52 @@ function distinctTerms(text: string): readonly string[] {
 /** How much a match in each field says the endpoint is about the term (prose and parameters say less). */
 const FIELD_STRENGTH: Readonly<Record<string, number>> = { s: 1, p: 1, o: 1, t: 0.8, d: 0.9, a: 0.35, e: 0.45 };
 
+/**
+ * `fieldCoverage`'s working lists: query term and its strongest field so far, in the order terms
+ * were first credited (the sum runs in that order). Reused from call to call: coverage is worked
+ * out for every re-ranked result, and a Map per result was much of a search's garbage.
+ */
+const coverSources: string[] = [];
+const coverStrengths: number[] = [];
+
 /** Sum of query-term weights, each counted by the strongest field it matched in. */
 function fieldCoverage(r: SearchResult, q: ParsedQuery): number {
-  const best = new Map<string, number>();
-  for (const [indexTerm, fields] of Object.entries(r.match)) {
+  const terms = q.terms;
+  let n = 0;
+  const match = r.match;
+  for (const indexTerm in match) {
+    const fields = match[indexTerm]!;
     // The query term this index term came from: itself, else the longest query term it extends (prefix).
     let source: string | undefined = q.weights.has(indexTerm) ? indexTerm : undefined;
-    if (!source) for (const t of q.terms) if (indexTerm.startsWith(t) && (!source || t.length > source.length)) source = t;
-    source ??= q.terms.find((t) => !best.has(t));
+    if (!source) {
+      for (let k = 0; k < terms.length; k++) {
+        const t = terms[k]!;
+        if (indexTerm.startsWith(t) && (!source || t.length > source.length)) source = t;
+      }
+    }
+    // Else (a fuzzy match) the first query term not credited yet.
+    if (!source) {
+      for (let k = 0; k < terms.length && !source; k++) {
+        let credited = false;
+        for (let i = 0; i < n; i++) if (coverSources[i] === terms[k]) credited = true;
+        if (!credited) source = terms[k];
+      }
+    }
     if (!source) continue;
     let strength = 0;
-    for (const f of fields) strength = Math.max(strength, FIELD_STRENGTH[f] ?? 0.5);
-    if (strength > (best.get(source) ?? 0)) best.set(source, strength);
+    for (let k = 0; k < fields.length; k++) strength = Math.max(strength, FIELD_STRENGTH[fields[k]!] ?? 0.5);
+    let i = 0;
+    while (i < n && coverSources[i] !== source) i++;
+    if (i < n) {
+      if (strength > coverStrengths[i]!) coverStrengths[i] = strength;
+    } else if (strength > 0) {
+      coverSources[n] = source;
+      coverStrengths[n] = strength;
+      n++;
+    }
   }
   let sum = 0;
-  for (const [t, strength] of best) sum += strength * (q.weights.get(t) ?? 1);
+  for (let i = 0; i < n; i++) sum += coverStrengths[i]! * (q.weights.get(coverSources[i]!) ?? 1);
   return sum;
 }
 
