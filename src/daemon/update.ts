@@ -194,6 +194,7 @@ export class Updater {
     const after = next.map((s) => s.serving);
     const catalogChanged = before.length !== after.length || before.some((s, i) => s !== after[i]);
     const configChanged = this.#config === undefined || JSON.stringify(this.#config) !== JSON.stringify(config);
+    const restartNeeded = this.#config === undefined ? [] : listenKeysChanged(this.#config, config);
     // The one step everything else waits for: readers see the old set or the new, never a mix.
     const indexT0 = performance.now();
     if (catalogChanged) this.#catalog.replace(after.filter((s): s is ImportedSpec => s !== undefined));
@@ -208,6 +209,7 @@ export class Updater {
       changed: catalogChanged || configChanged,
       specs: reports,
       configErrors: [],
+      ...(restartNeeded.length > 0 ? { restartNeeded } : {}),
       generation: this.#catalog.generation,
       startedAt,
       ms: elapsed(t0),
@@ -345,4 +347,17 @@ function configErrorViews(error: unknown): DiagnosticView[] {
   }
   const message = error instanceof Error ? error.message : String(error);
   return [{ severity: 'error', code: 'config-unreadable', message, file: '' }];
+}
+
+/**
+ * The svc.yaml keys that say how the daemon listens (`serve.*`, `socket`): a running daemon keeps
+ * its transport and socket, so a change there waits for a restart, and the report says so.
+ */
+function listenKeysChanged(before: Config, after: Config): string[] {
+  const changed: string[] = [];
+  for (const key of Object.keys({ ...before.serve, ...after.serve }) as (keyof Config['serve'])[]) {
+    if (JSON.stringify(before.serve[key]) !== JSON.stringify(after.serve[key])) changed.push(`serve.${key}`);
+  }
+  if (before.socket !== after.socket) changed.push('socket');
+  return changed;
 }

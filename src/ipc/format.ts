@@ -65,6 +65,9 @@ export function formatUpdate(result: UpdateResult): string {
     lines.push('  config not applied (everything keeps serving as before):');
     for (const e of result.configErrors) lines.push(`    ${diagnosticLine(e)}`);
   }
+  if (result.restartNeeded && result.restartNeeded.length > 0) {
+    lines.push(`  not applied until svc serve restarts (how it listens): ${result.restartNeeded.join(', ')}`);
+  }
   const changed = result.specs.filter((s) => s.state !== 'unchanged' || s.warnings.length > 0);
   const unchanged = result.specs.length - changed.length;
   for (const s of changed) lines.push(...specReport(s));

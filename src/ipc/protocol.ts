@@ -93,6 +93,8 @@ export interface UpdateResult {
   readonly specs: readonly SpecUpdateReport[];
   /** A config file that could not be read: nothing else was touched. */
   readonly configErrors: readonly DiagnosticView[];
+  /** Changed svc.yaml keys an update cannot apply (how the daemon listens): they wait for a restart. */
+  readonly restartNeeded?: readonly string[];
   readonly generation: number;
   readonly startedAt: number;
   readonly ms: number;

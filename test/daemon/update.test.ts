@@ -201,6 +201,19 @@ describe('svc update on a running daemon', () => {
     assert.deepEqual((await status(p)).specs.map((s) => s.name), ['pets']);
   });
 
+  test('a changed serve key is reported as waiting for a restart, once; the specs are still updated', async () => {
+    p.write('svc.yaml', `serve:\n  maxSessions: 7\nspecs:\n  - path: specs/pets.yaml\n`);
+    const text = await svc(p, ['update']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /not applied until svc serve restarts \(how it listens\): serve\.maxSessions/);
+    const again = await update(p);
+    assert.equal(again.result.restartNeeded, undefined, 'reported once, by the update that applied the change');
+    p.config(['specs/pets.yaml']);
+    const back = await update(p);
+    assert.equal(back.code, 0);
+    assert.deepEqual(back.result.restartNeeded, ['serve.maxSessions'], 'going back is a change too');
+  });
+
   test('a spec added to svc.yaml is imported alone', async () => {
     p.write('specs/store.yaml', openapi('Store', STORE));
     p.config(['specs/pets.yaml', 'specs/store.yaml']);
