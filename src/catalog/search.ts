@@ -296,6 +296,8 @@ export interface ParsedQuery {
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'this', 'that', 'some', 'our', 'your', 'its', 'their', 'new']);
 const PARTICLES = new Set(['up', 'out', 'down', 'on', 'off', 'in', 'back', 'over']);
 const SELF_WORDS = new Set(['i', 'current', 'authenticated', 'logged']);
+/** Weight of a self word once it has been read as `me`. */
+const SELF_WORD_WEIGHT = 0.3;
 
 const LOW_WEIGHT_TERMS = new Map<string, number>([
   ['all', 0.3],
@@ -329,7 +331,8 @@ export function parseQuery(query: string): ParsedQuery {
   const words = splitWords(prose.join(' '));
   // "the current user", "the authenticated user": the caller, which APIs name `me`.
   // "I" only counts in queries: in prose it is mostly "i.e.".
-  if (words.some((w) => SELF_WORDS.has(w)) && !words.includes('me') && !words.includes('my')) {
+  const self = words.some((w) => SELF_WORDS.has(w)) && !words.includes('me') && !words.includes('my');
+  if (self) {
     searchTerms.push('me');
     weights.set('me', 0.6);
   }
@@ -345,7 +348,8 @@ export function parseQuery(query: string): ParsedQuery {
       const implied = VERB_HINTS.get(t);
       if (implied) hint ??= implied;
       searchTerms.push(t);
-      weights.set(t, implied ? 0.6 : (LOW_WEIGHT_TERMS.get(t) ?? 1));
+      // A word that was read as the caller ("current", "authenticated") has said what it had to say.
+      weights.set(t, implied ? 0.6 : self && SELF_WORDS.has(word) ? SELF_WORD_WEIGHT : (LOW_WEIGHT_TERMS.get(t) ?? 1));
     }
   }
   for (const p of paths) {
@@ -362,8 +366,10 @@ export function parseQuery(query: string): ParsedQuery {
   const terms = [...new Set(searchTerms)];
   const chosen = intent ?? hint;
   const lower = prose.map((t) => t.toLowerCase());
+  // A plural noun first ("channels in a guild") names things; a command starts with a verb.
   const imperative =
     lower.length >= 2 &&
+    !isPluralWord(lower[0]!) &&
     (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
   return {
     imperative,

@@ -287,6 +287,22 @@ describe('Catalog.search', () => {
     assert.deepEqual(ids(hits.map((h) => h.endpoint)), ['d:GET:/v2/report', 'd:GET:/v1/report']);
   });
 
+  it('reads "the current user" as the caller, not as a word an operation name must contain', () => {
+    const s = spec('u', [
+      { method: 'GET', path: '/users/@me/apps/{app}/grants', operationId: 'get_current_user_app_grants' },
+      { method: 'GET', path: '/users/@me', operationId: 'get_my_user' },
+    ]);
+    assert.equal(new Catalog([s]).search('get the current user')[0]?.endpoint.id, 'u:GET:/users/@me');
+  });
+
+  it('reads a query that starts with a plural noun as asking to read, not to act', () => {
+    const s = spec('g', [
+      { method: 'POST', path: '/guilds/{guild}/channels', operationId: 'create_guild_channel' },
+      { method: 'GET', path: '/guilds/{guild}/channels', operationId: 'list_guild_channels' },
+    ]);
+    assert.equal(new Catalog([s]).search('channels in a guild')[0]?.endpoint.id, 'g:GET:/guilds/{guild}/channels');
+  });
+
   it('finds endpoints without summaries through operationId, path and parameter words', () => {
     const s = spec('k', [
       { method: 'GET', path: '/api/v1/namespaces/{namespace}/configmaps', operationId: 'listCoreV1NamespacedConfigMap', params: ['namespace'] },
