@@ -299,8 +299,9 @@ const SELF_WORDS = new Set(['i', 'current', 'authenticated', 'logged']);
 /** Weight of a self word once it has been read as `me`. */
 const SELF_WORD_WEIGHT = 0.3;
 
+/** Words that mostly say how, not what. "all" is read as asking for a collection already (see `plural`). */
 const LOW_WEIGHT_TERMS = new Map<string, number>([
-  ['all', 0.3],
+  ['all', 0.1],
   ['me', 0.4],
   ['id', 0.4],
   ['info', 0.5],

@@ -208,9 +208,9 @@ export const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
       ['send', 'create'], ['post', 'create'], ['upload', 'create'], ['open', 'create'], ['submit', 'create'],
       ['start', 'create'], ['register', 'create'], ['invite', 'create'], ['generate', 'create'],
       ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
-      ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'],
+      ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'], ['take', 'create'], ['mute', 'update'],
       ['search', 'list'],
-      ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'],
+      ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'], ['release', 'delete'],
     ] as const
   ).map(([word, intent]) => [stem(word), intent]),
 );

@@ -303,6 +303,30 @@ describe('Catalog.search', () => {
     assert.equal(new Catalog([s]).search('channels in a guild')[0]?.endpoint.id, 'g:GET:/guilds/{guild}/channels');
   });
 
+  it('reads "all" as asking for a collection, not as a word the summary must contain', () => {
+    const s = spec('b', [
+      { method: 'GET', path: '/v1/invoices', description: 'You can list all invoices, or list the invoices for a specific customer.' },
+      { method: 'GET', path: '/v1/customers', description: 'Returns a list of your customers.' },
+    ]);
+    assert.equal(new Catalog([s]).search('list all customers')[0]?.endpoint.id, 'b:GET:/v1/customers');
+  });
+
+  it('reads common action verbs as the CRUD operation they imply (take, release, mute)', () => {
+    const s = spec('v', [
+      { method: 'DELETE', path: '/volumes/snapshots/{id}', summary: 'Delete a volume snapshot' },
+      { method: 'POST', path: '/volumes/{id}/snapshots', summary: 'Create snapshot from a volume' },
+      { method: 'GET', path: '/volumes/snapshots/{id}', summary: 'Retrieve a volume snapshot' },
+      { method: 'POST', path: '/numbers/{sid}', summary: 'Update a phone number' },
+      { method: 'DELETE', path: '/numbers/{sid}', summary: 'Delete a phone number' },
+      { method: 'DELETE', path: '/participants/{sid}', summary: 'Kick a participant' },
+      { method: 'POST', path: '/participants/{sid}', summary: 'Update a participant' },
+    ]);
+    const c = new Catalog([s]);
+    assert.equal(c.search('take a snapshot of a volume')[0]?.endpoint.id, 'v:POST:/volumes/{id}/snapshots');
+    assert.equal(c.search('release a phone number')[0]?.endpoint.id, 'v:DELETE:/numbers/{sid}');
+    assert.equal(c.search('mute a participant')[0]?.endpoint.id, 'v:POST:/participants/{sid}');
+  });
+
   it('finds endpoints without summaries through operationId, path and parameter words', () => {
     const s = spec('k', [
       { method: 'GET', path: '/api/v1/namespaces/{namespace}/configmaps', operationId: 'listCoreV1NamespacedConfigMap', params: ['namespace'] },
