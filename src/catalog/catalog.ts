@@ -348,17 +348,22 @@ export class Catalog {
     const accept = all
       ? () => true
       : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
-    const ranked = states.length === 1 ? rankOne(states[0]!, parsed, limit, accept, all) : this.#rankMany(states, parsed, limit, accept, all);
+    // A path the query names outright comes first: the caller already knows what it wants.
+    const named = parsed.paths.length > 0 ? this.#pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
+    // When the named path fills the page (the same path in many specs), the text ranking is not needed.
+    const ranked =
+      named.length >= limit
+        ? []
+        : states.length === 1
+          ? rankOne(states[0]!, parsed, limit, accept, all)
+          : this.#rankMany(states, parsed, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
-    // A path the query names outright comes first: the caller already knows what it wants.
-    if (parsed.paths.length > 0) {
-      const top = ranked[0]?.score ?? 1;
-      for (const entry of this.#pathMatches(states, parsed.paths, accept, limit, parsed.method)) {
-        if (hits.length >= limit) break;
-        seen.add(entry.endpoint.id);
-        hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
-      }
+    const top = ranked[0]?.score ?? 1;
+    for (const entry of named) {
+      if (hits.length >= limit) break;
+      seen.add(entry.endpoint.id);
+      hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
     }
     for (const r of ranked) {
       if (hits.length >= limit) break;
@@ -405,7 +410,16 @@ export class Catalog {
     for (const c of candidates) {
       if (top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= MAX_INDEXES_SEARCHED)) break;
       searched++;
-      const ranked = c.state.index.rank(parsed, { limit, accept, all, fuzzy: false, termScale: scaleFor(c.state.index), order: byPosition });
+      const floor = top.length >= limit ? top[limit - 1]!.r.score : undefined;
+      const ranked = c.state.index.rank(parsed, {
+        limit,
+        accept,
+        all,
+        fuzzy: false,
+        termScale: scaleFor(c.state.index),
+        order: byPosition,
+        ...(floor !== undefined ? { floor } : {}),
+      });
       for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec: c.spec });
       top.sort(better);
       if (top.length > limit) top.length = limit;

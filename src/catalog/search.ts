@@ -442,6 +442,11 @@ export interface RankOptions {
    * index's own inverse document frequency to the catalogue-wide one, so their scores compare.
    */
   readonly termScale?: (term: string) => number;
+  /**
+   * Leave out results that cannot score above this (a caller merging indexes passes the score of
+   * its current last hit): they are not re-ranked, which is most of a search's own work.
+   */
+  readonly floor?: number;
 }
 
 export interface Ranked {
@@ -817,7 +822,18 @@ export class SearchIndex {
     const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
     const pool = results.length > RERANK_POOL ? results.slice(0, RERANK_POOL) : results;
     const ranked: Ranked[] = [];
+    // Results come best text score first, and a final score is at most sqrt(text x what the
+    // left-out terms can add) x the largest factor: past the floor, no later result can reach it.
+    let ceiling = 0;
+    let floor = -1;
+    if (options.floor !== undefined) {
+      let lateGain = 1;
+      for (const t of late) lateGain *= 1 + 0.5 * (weights.get(t) ?? 1);
+      ceiling = lateGain * factorBound(parsed) ** 2;
+      floor = options.floor ** 2;
+    }
     for (const r of pool) {
+      if (r.score * ceiling < floor) break;
       const entry = this.#entry(r.id as number)!;
       let covered = fieldCoverage(r, parsed);
       let score = r.score;
