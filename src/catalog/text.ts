@@ -75,7 +75,7 @@ const STOP = new Set(
     'this that these those it its i we you your our their they them he she his her us do does did done can could ' +
     'should would will shall may might must please want need like how what which who whom whose where when why ' +
     'there here some any each every so just also than then too very as if about using use used given specific ' +
-    'specified existing currently one ones thing things way able such other another own same per up out'
+    'specified existing currently one ones thing things way able such other another own same per up out across within inside among throughout'
   ).split(' '),
 );
 
