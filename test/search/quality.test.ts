@@ -1,7 +1,7 @@
 // Regression guard for search quality: part of the query sets (four specs of different styles:
 // REST with summaries, RPC-style methods, no summaries at all, many summary-less operations),
 // imported from the real corpus. Thresholds sit just under the figures measured when the
-// thresholds were last set (hit@1 0.782, hit@5 0.966 on these 119 queries; each spec has its own
+// thresholds were last set (hit@1 0.824, hit@5 0.966 on these 119 queries; each spec has its own
 // index, so these are the figures of each spec searched alone), so a ranking change
 // that loses answers fails here; `npm run bench:search` reports the full sets.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { Catalog } from '../../src/catalog/index.ts';
 import { CORPUS, corpusAvailable, evaluate, importQuerySpecs, loadQueries, resolveIds } from './harness.ts';
 
 const SPECS = ['spotify', 'slack', 'discord', 'twilio'];
-const MIN_HIT1 = 0.77;
+const MIN_HIT1 = 0.81;
 const MIN_HIT5 = 0.95;
 
 describe('search quality on real API descriptions', { skip: corpusAvailable() ? false : `corpus not found at ${CORPUS}` }, () => {
