@@ -19,12 +19,8 @@ class SpecState {
   readonly endpoints: readonly Endpoint[];
   readonly byId: ReadonlyMap<string, Entry>;
   readonly byTag: ReadonlyMap<string, readonly Endpoint[]>;
-  /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
-  readonly byPath: ReadonlyMap<string, readonly Entry[]>;
-  /** Last normalized segment (`pulls`, `{}`) -> entries, for tail matches (`/pulls`). */
-  readonly byLastSegment: ReadonlyMap<string, readonly Entry[]>;
-  /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
-  readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
+  /** Path look-ups, built on the first query that names a path or the first suggestion (most specs never need them). */
+  #paths: PathMaps | undefined;
   readonly deprecated: number;
   /** This spec's own full-text index. */
   readonly index = new SearchIndex();
@@ -36,9 +32,6 @@ class SpecState {
     const entries: Entry[] = [];
     const byId = new Map<string, Entry>();
     const byTag = new Map<string, Endpoint[]>();
-    const byPath = new Map<string, Entry[]>();
-    const byLast = new Map<string, Entry[]>();
-    const byLastTwo = new Map<string, Entry[]>();
     let deprecated = 0;
     const paths: PathCache = new Map();
     for (const endpoint of spec.endpoints) {
@@ -49,21 +42,49 @@ class SpecState {
       byId.set(endpoint.id, entry);
       if (endpoint.deprecated) deprecated++;
       for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
-      const norm = normalizePath(endpoint.path);
-      push(byPath, norm, entry);
-      push(byLast, norm.slice(norm.lastIndexOf('/') + 1), entry);
-      push(byLastTwo, lastTwo(norm), entry);
     }
     this.entries = entries;
     this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
     this.byId = byId;
     this.byTag = byTag;
-    this.byPath = byPath;
-    this.byLastSegment = byLast;
-    this.byLastTwo = byLastTwo;
     this.deprecated = deprecated;
     this.index.add(entries, paths);
   }
+
+  /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
+  get byPath(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byPath;
+  }
+
+  /** Last normalized segment (`pulls`, `{}`) -> entries, for tail matches (`/pulls`). */
+  get byLastSegment(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byLastSegment;
+  }
+
+  /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
+  get byLastTwo(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byLastTwo;
+  }
+
+  #pathMaps(): PathMaps {
+    if (this.#paths) return this.#paths;
+    const byPath = new Map<string, Entry[]>();
+    const byLastSegment = new Map<string, Entry[]>();
+    const byLastTwo = new Map<string, Entry[]>();
+    for (const entry of this.entries) {
+      const norm = normalizePath(entry.endpoint.path);
+      push(byPath, norm, entry);
+      push(byLastSegment, norm.slice(norm.lastIndexOf('/') + 1), entry);
+      push(byLastTwo, lastTwo(norm), entry);
+    }
+    return (this.#paths = { byPath, byLastSegment, byLastTwo });
+  }
+}
+
+interface PathMaps {
+  readonly byPath: ReadonlyMap<string, readonly Entry[]>;
+  readonly byLastSegment: ReadonlyMap<string, readonly Entry[]>;
+  readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
 }
 
 /** The last two segments (`customers/{}`), or the whole path when it has fewer. */
