@@ -184,7 +184,22 @@ export function makeEntry(endpoint: Endpoint, doc: number, position = 0, paths?:
   return { endpoint, doc, position, item, resource, verbs: verbs.length ? verbs : NO_VERBS, pathWords };
 }
 
-export function documentOf(entry: Entry, paths?: PathCache): Doc {
+/**
+ * Terms of strings a spec repeats from endpoint to endpoint (its parameter lists, its tags), worked
+ * out once per index build. Results are shared: do not mutate them.
+ */
+export type TextCache = Map<string, readonly string[]>;
+
+function cachedTerms(text: string, cache: TextCache | undefined): readonly string[] {
+  let terms = cache?.get(text);
+  if (terms === undefined) {
+    terms = orEmpty(textTerms(text));
+    cache?.set(text, terms);
+  }
+  return terms;
+}
+
+export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache): Doc {
   const e = entry.endpoint;
   // Only the start of a long description is indexed, so only the start is cleaned.
   const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
@@ -198,9 +213,9 @@ export function documentOf(entry: Entry, paths?: PathCache): Doc {
     s: orEmpty(textTerms(e.summary || head)),
     p: orEmpty(paths ? pathFacts(e.path, paths).terms : pathTerms(e.path)),
     o: orEmpty(textTerms(e.operationId)),
-    t: e.tags.length === 0 ? EMPTY_FIELD : orEmpty(textTerms(e.tags.join(' '))),
+    t: e.tags.length === 0 ? EMPTY_FIELD : cachedTerms(e.tags.length === 1 ? e.tags[0]! : e.tags.join(' '), texts),
     d: e.summary ? orEmpty(textTerms(head)) : EMPTY_FIELD,
-    a: orEmpty(textTerms(params)),
+    a: cachedTerms(params, texts),
     e: distinctTerms(description.slice(head.length, head.length + DESCRIPTION_CHARS)),
   };
 }
@@ -538,7 +553,8 @@ export class SearchIndex {
    */
   add(entries: readonly Entry[], paths: PathCache = new Map()): void {
     if (this.#size > 0) throw new Error('SearchIndex.add: an index is built once');
-    const docs = entries.map((entry) => documentOf(entry, paths));
+    const texts: TextCache = new Map();
+    const docs = entries.map((entry) => documentOf(entry, paths, texts));
     this.#mini = MiniSearch.loadJS(this.#build(docs), MINI_OPTIONS);
     for (let i = 0; i < docs.length; i++) {
       const entry = entries[i]!;
