@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// Entry point: only wires. Node >= 22.18 runs the TypeScript sources directly (type stripping);
-// older Node 22 releases load them through tsx.
+// Entry point: only wires. An installed package runs the compiled JavaScript in dist/ (Node strips
+// types only outside node_modules); a checkout, which has src/ and no need to build, runs the
+// TypeScript sources directly (type stripping; tsx when Node has it turned off).
+import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { nodeProblem } from './node-version.js';
+
+const tooOld = nodeProblem(process.versions.node);
+if (tooOld) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(1);
+}
 
 // Node's compile cache keeps the compiled (and type-stripped) modules between runs: start-up
 // drops from about 300 ms of module loading to about 60. It lives in the user's own cache folder,
@@ -17,8 +26,14 @@ if (!process.env.NODE_COMPILE_CACHE) {
     // No home folder or cache: run without it.
   }
 }
-if (!process.features?.typescript) {
-  const { register } = await import('tsx/esm/api');
-  register();
+
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  if (!process.features?.typescript) {
+    const { register } = await import('tsx/esm/api');
+    register();
+  }
+  await import(source.href);
+} else {
+  await import('../dist/cli/main.js');
 }
-await import('../src/cli/main.ts');

@@ -6,7 +6,7 @@
 // The fingerprint names the build: it changes whenever the answers could change, and is computed
 // without loading zod, the SDK or the tool modules (about 1-2 ms): svc's version, the installed
 // SDK and zod versions (their package.json files, read as text), and the content of every file in
-// src/mcp, src/tools and src/model (the tools' schemas use src/model's constants).
+// src/mcp, src/tools and src/model (the tools' schemas use src/model's constants; dist/ when installed).
 //
 // The file is a hint, never trusted blindly: it must be a regular file owned by this user and
 // writable by nobody else (tool descriptions are what the model reads: a planted file would be a
@@ -15,15 +15,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EarlyAnswers } from './early.ts';
 
-/** The repository (or installed package) root: src/mcp/../.. */
+/** The repository (or installed package) root: src/mcp/../.. (dist/mcp/../.. once compiled). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** `src` in a checkout, `dist` in an installed package (which ships compiled code only). */
+const CODE_FOLDER = basename(fileURLToPath(new URL('../', import.meta.url)));
 
 /** Folders whose files shape the answers: the adapter, the tool definitions, the constants they use. */
-const SOURCE_FOLDERS = ['src/mcp', 'src/tools', 'src/model'] as const;
+const SOURCE_FOLDERS = ['mcp', 'tools', 'model'].map((folder) => `${CODE_FOLDER}/${folder}`);
 /** Packages whose version shapes the answers: the SDK (protocol versions, capabilities) and zod (JSON Schemas). */
 const PACKAGES = ['@modelcontextprotocol/sdk', 'zod'] as const;
 /** Bumped when the file's layout changes. */
@@ -71,7 +73,7 @@ export function earlyFingerprint(root: string = PACKAGE_ROOT): string {
     // no package.json: the sources below still name the build
   }
   hash.update(`svc-early-answers/${FORMAT}\0svc@${version}\0`);
-  for (const name of PACKAGES) hash.update(`${name}@${installedVersion(name, join(root, 'src', 'mcp'))}\0`);
+  for (const name of PACKAGES) hash.update(`${name}@${installedVersion(name, join(root, CODE_FOLDER, 'mcp'))}\0`);
   for (const folder of SOURCE_FOLDERS) {
     const dir = join(root, folder);
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
