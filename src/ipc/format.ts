@@ -94,6 +94,11 @@ function when(t: number | undefined): string {
   return t === undefined ? 'never' : new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+/** The API's own version (`info.version`) as status shows it: `v1.2` for a number, other words as written (`unversioned`). */
+export function apiVersion(version: string): string {
+  return /^\d/.test(version) ? `v${version}` : version;
+}
+
 /** `svc status` for one daemon. */
 export function formatStatus(s: StatusResult): string {
   const lines: string[] = [];
@@ -103,7 +108,7 @@ export function formatStatus(s: StatusResult): string {
   lines.push(`  config    ${s.config}${s.pendingConfig ? ' (changed on disk, run svc update)' : ''}`);
   lines.push(`  specs:${s.loading ? ' (first import still running)' : ''}`);
   for (const spec of s.specs) {
-    const fmt = [spec.format, spec.version ? `v${spec.version}` : ''].filter(Boolean).join(' ');
+    const fmt = [spec.format, spec.version ? apiVersion(spec.version) : ''].filter(Boolean).join(' ');
     const state =
       spec.state === 'failed' ? `FAILED: ${spec.errors[0] ? `${formatPlace(spec.errors[0])}: ${spec.errors[0].message}` : 'unknown error'}`
       : spec.state === 'loading' ? 'loading'

@@ -27,7 +27,7 @@ export const endpointByCollection = defineTool({
         structured: { endpoints: [], total: page.total, collections, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
       };
     }
-    requireCollection(ctx, collection, ENDPOINT_BY_COLLECTION);
+    requireCollection(ctx, collection);
     return endpointPage(paginate(ctx.catalog.list({ collection }), cursor, limit), `in collection ${collection}`);
   },
 });

@@ -26,7 +26,7 @@ export const endpointBySpec = defineTool({
       const specs = page.items.map((s) => ({ name: s.name, collection: s.collection, endpoints: s.endpoints, ...(s.title ? { title: s.title } : {}) }));
       return { text: lines.join('\n'), structured: { endpoints: [], total: page.total, specs, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
     }
-    requireSpec(ctx, spec, ENDPOINT_BY_SPEC);
+    requireSpec(ctx, spec);
     return endpointPage(paginate(ctx.catalog.list({ spec }), cursor, limit), `in spec ${spec}`);
   },
 });

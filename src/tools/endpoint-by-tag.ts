@@ -14,7 +14,7 @@ export const endpointByTag = defineTool({
   annotations: readOnly('Endpoints by tag'),
   async handler({ tag, spec, cursor, limit }, ctx) {
     const within = spec === undefined || spec === '' ? undefined : spec;
-    if (within !== undefined) requireSpec(ctx, within, ENDPOINT_BY_TAG);
+    if (within !== undefined) requireSpec(ctx, within);
     const scope = within ? ` in spec ${within}` : '';
     if (tag === undefined || tag === '') {
       const page = paginate(ctx.catalog.tags(within), cursor, limit);
@@ -26,7 +26,7 @@ export const endpointByTag = defineTool({
       const tags = page.items.map((t) => ({ tag: t.tag, endpoints: t.endpoints }));
       return { text: lines.join('\n'), structured: { endpoints: [], total: page.total, tags, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
     }
-    requireTag(ctx, tag, within, ENDPOINT_BY_TAG);
+    requireTag(ctx, tag, within);
     const filter = within ? { tag, spec: within } : { tag };
     return endpointPage(paginate(ctx.catalog.list(filter), cursor, limit), `tagged ${tag}${scope}`);
   },

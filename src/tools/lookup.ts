@@ -31,26 +31,33 @@ export function findEndpoint(ctx: ToolContext, id: string): { endpoint: Endpoint
   return { endpoint, spec };
 }
 
-function unknownName(kind: string, code: string, wanted: string, known: readonly string[], tool: string): ToolInputError {
+/**
+ * The tool that lists the names of each kind when called without that argument. The hint names it
+ * whichever tool was called: `search` without `spec` does not list the specs, `endpoint_by_spec` does.
+ */
+const LISTED_BY = { spec: 'endpoint_by_spec', collection: 'endpoint_by_collection', tag: 'endpoint_by_tag' } as const;
+
+function unknownName(kind: keyof typeof LISTED_BY, code: string, wanted: string, known: readonly string[]): ToolInputError {
   const near = closest(wanted, known);
+  const lister = LISTED_BY[kind];
   const hint = near.length
-    ? `did you mean ${near.map((n) => `"${n}"`).join(', ')}? Call ${tool} without ${kind} to list them all`
+    ? `did you mean ${near.map((n) => `"${n}"`).join(', ')}? Call ${lister} without ${kind} to list them all`
     : known.length
-      ? `call ${tool} without ${kind} to list the ${kind}s`
+      ? `call ${lister} without ${kind} to list the ${kind}s`
       : 'no specs are loaded; check svc.yaml and the server log';
   return new ToolInputError(code, `unknown ${kind} "${clip(wanted, 100)}"`, hint);
 }
 
-export function requireSpec(ctx: ToolContext, name: string, tool: string): void {
-  if (!ctx.catalog.spec(name)) throw unknownName('spec', 'unknown-spec', name, ctx.catalog.specs().map((s) => s.name), tool);
+export function requireSpec(ctx: ToolContext, name: string): void {
+  if (!ctx.catalog.spec(name)) throw unknownName('spec', 'unknown-spec', name, ctx.catalog.specs().map((s) => s.name));
 }
 
-export function requireCollection(ctx: ToolContext, name: string, tool: string): void {
+export function requireCollection(ctx: ToolContext, name: string): void {
   const names = ctx.catalog.collections().map((c) => c.name);
-  if (!names.includes(name)) throw unknownName('collection', 'unknown-collection', name, names, tool);
+  if (!names.includes(name)) throw unknownName('collection', 'unknown-collection', name, names);
 }
 
-export function requireTag(ctx: ToolContext, tag: string, spec: string | undefined, tool: string): void {
+export function requireTag(ctx: ToolContext, tag: string, spec: string | undefined): void {
   const tags = ctx.catalog.tags(spec).map((t) => t.tag);
-  if (!tags.includes(tag)) throw unknownName('tag', 'unknown-tag', tag, tags, tool);
+  if (!tags.includes(tag)) throw unknownName('tag', 'unknown-tag', tag, tags);
 }

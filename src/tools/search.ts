@@ -1,6 +1,6 @@
 // search: ranked full-text search over ids, paths, summaries, descriptions, tags and parameters.
 import { z } from 'zod';
-import { HTTP_METHODS } from '../model/index.ts';
+import { HTTP_METHODS, type HttpMethod } from '../model/index.ts';
 import { defineTool, readOnly } from './define.ts';
 import { endpointItemOf, listingLine, listingOutputShape } from './listing.ts';
 import { requireCollection, requireSpec, requireTag } from './lookup.ts';
@@ -9,6 +9,8 @@ import { ToolInputError } from './errors.ts';
 export const SEARCH = 'search';
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
+const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
+const METHOD_ERROR = `method must be one of ${HTTP_METHODS.join(', ')}`;
 
 export const search = defineTool({
   name: SEARCH,
@@ -19,7 +21,12 @@ export const search = defineTool({
     spec: z.string().optional(),
     collection: z.string().optional(),
     tag: z.string().optional(),
-    method: z.enum(HTTP_METHODS, { error: `method must be one of ${HTTP_METHODS.join(', ')}` }).optional(),
+    // Any case (`get`, `Post`): the model writes methods both ways, and the filter is about the method, not its spelling.
+    method: z
+      .string({ error: METHOD_ERROR })
+      .refine((m) => METHODS.has(m.toUpperCase()), { error: METHOD_ERROR })
+      .optional()
+      .describe('HTTP method, any case'),
     limit: z
       .number({ error: 'limit must be a number' })
       .int({ error: 'limit must be a whole number' })
@@ -32,10 +39,10 @@ export const search = defineTool({
   annotations: readOnly('Search endpoints'),
   async handler({ query, spec, collection, tag, method, limit }, ctx) {
     if (!query.trim()) throw new ToolInputError('bad-query', 'query must not be empty', 'pass a few keywords, e.g. "create issue"');
-    if (spec) requireSpec(ctx, spec, SEARCH);
-    if (collection) requireCollection(ctx, collection, SEARCH);
-    if (tag) requireTag(ctx, tag, spec || undefined, SEARCH);
-    const filters = { ...(spec ? { spec } : {}), ...(collection ? { collection } : {}), ...(tag ? { tag } : {}), ...(method ? { method } : {}) };
+    if (spec) requireSpec(ctx, spec);
+    if (collection) requireCollection(ctx, collection);
+    if (tag) requireTag(ctx, tag, spec || undefined);
+    const filters = { ...(spec ? { spec } : {}), ...(collection ? { collection } : {}), ...(tag ? { tag } : {}), ...(method ? { method: method.toUpperCase() as HttpMethod } : {}) };
     const size = limit ?? DEFAULT_SEARCH_LIMIT;
     // One past the page tells whether more matches exist without ranking the whole catalogue twice.
     const hits = ctx.catalog.search(query, filters, size + 1);
