@@ -4,8 +4,9 @@ import { relative } from 'node:path';
 import * as importer from '../import/index.ts';
 import { configFromFiles, loadConfig, type Config, type SecretRef, type SpecConfig } from '../config/index.ts';
 import { ConfigError } from '../model/errors.ts';
-import { formatDiagnostic, type Diagnostic, type SkippedOperation } from '../model/diagnostic.ts';
+import { formatDiagnostic, formatPlace, type Diagnostic, type SkippedOperation } from '../model/diagnostic.ts';
 import type { ImportOutcome, SpecFormat } from '../model/index.ts';
+import { configFindings, type Note } from './check-config.ts';
 import { Progress } from './progress.ts';
 import type { CommandContext } from './types.ts';
 
@@ -22,6 +23,8 @@ export interface CheckReport {
   readonly skipped: readonly SkippedOperation[];
   readonly warnings: readonly Diagnostic[];
   readonly errors: readonly Diagnostic[];
+  /** What svc applies on its own reading of svc.yaml (a bearer token for an apiKey scheme in the Authorization header). */
+  readonly notes: readonly Note[];
   readonly ms: number;
 }
 
@@ -74,7 +77,10 @@ export async function checkSpecs(config: Config, ctx: Pick<CommandContext, 'stde
         // importSpec promises not to throw; if it does, that is our bug, reported against the spec, not a crash.
         outcome = crashOutcome(spec, error);
       }
-      reports[index] = summarize(spec, outcome, Math.round(performance.now() - started));
+      const report = summarize(spec, outcome, Math.round(performance.now() - started));
+      // Config against spec, while the imported spec is at hand (only its summary is kept).
+      const findings = outcome.ok ? configFindings(spec, index, outcome.spec, config.file) : undefined;
+      reports[index] = findings ? { ...report, warnings: [...report.warnings, ...findings.warnings], notes: findings.notes } : report;
       progress.done();
     }
   };
@@ -145,6 +151,7 @@ function summarize(spec: SpecConfig, outcome: ImportOutcome, ms: number): CheckR
       skipped: s.skipped,
       warnings: s.warnings,
       errors: [],
+      notes: [],
       ms,
     };
   }
@@ -160,6 +167,7 @@ function summarize(spec: SpecConfig, outcome: ImportOutcome, ms: number): CheckR
     skipped: [],
     warnings: outcome.warnings,
     errors: outcome.errors,
+    notes: [],
     ms,
   };
 }
@@ -190,6 +198,9 @@ export function renderText(reports: readonly CheckReport[]): string {
     }
     for (const d of [...r.errors, ...r.warnings]) {
       out.push(...formatDiagnostic({ ...d, file: shown(d.file) }).split('\n').map((line) => `  ${line}`));
+    }
+    for (const n of r.notes) {
+      out.push(`  ${formatPlace({ ...n, file: shown(n.file) })}: note: ${n.message}`, ...(n.hint ? [`    hint: ${n.hint}`] : []));
     }
   }
   const failed = reports.filter((r) => r.errors.length > 0).length;
