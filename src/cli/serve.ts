@@ -4,7 +4,7 @@
 import module from 'node:module';
 import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
 import { SvcError } from '../model/errors.ts';
-import { startServe } from '../daemon/serve.ts';
+import { checkPortFree } from './port-check.ts';
 import type { CommandContext } from './types.ts';
 
 /** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
@@ -39,6 +39,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const read = async (): Promise<Config> =>
     applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
   const config = await read();
+  // Over HTTP, a port in use is said now, before the daemon's modules load and the specs import.
+  if (config.serve.transport !== 'stdio') await checkPortFree(config.serve.host, config.serve.port);
+  const { startServe } = await import('../daemon/serve.ts');
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
   const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
