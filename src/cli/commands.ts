@@ -61,8 +61,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     usage: 'inspect <id>',
     describe: 'Show one endpoint of the running daemon (the inspect tool)',
-    options: [['--socket <path>', 'Talk to the daemon on this socket (also $SVC_SOCKET)']],
-    examples: ["svc inspect 'petstore:GET:/pets/{petId}'"],
+    options: [
+      ['--depth <n>', 'Levels of body and response fields to show (1-6; default: body 3, response 1)'],
+      ['--socket <path>', 'Talk to the daemon on this socket (also $SVC_SOCKET)'],
+    ],
+    examples: ["svc inspect 'petstore:GET:/pets/{petId}'", "svc inspect 'petstore:GET:/pets' --depth 3"],
     load: () => import('./inspect.ts'),
   },
   {

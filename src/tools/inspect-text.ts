@@ -1,34 +1,64 @@
 // The text `inspect` returns. Order is fixed: `METHOD /path`; a deprecation line; Summary;
-// Description; Parameters; the request body; Responses. Summary and description are the
-// source's text unchanged; everything else is compact.
-import type { BodyContent, Endpoint, ImportedSpec, Parameter } from '../model/index.ts';
-import { enumLabel, fieldLines } from './schema-text.ts';
+// Description; Parameters, one line each; the request body; Responses, one line each, with the
+// top-level fields of the success response under its line. Summary and description are the
+// source's text unchanged; everything else is compact. Defaults, examples and formats stand on
+// the line of their field; `depth` shows more levels of body and response fields (bounded).
+import type { BodyContent, Endpoint, ImportedSpec, Parameter, Response } from '../model/index.ts';
+import { DEFAULT_FIELD_DEPTH, MAX_FIELD_DEPTH, enumLabel, fieldLines, valueFlags, valueText } from './schema-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
-/** JSON nesting followed when resolving a body schema: enough for the three levels the field list shows. */
+/** JSON nesting followed when resolving a schema: enough for the deepest field list `depth` can ask for. */
 const RESOLVE_DEPTH = 24;
+/** Levels of the success response's fields shown by default: its top-level fields. */
+const DEFAULT_RESPONSE_DEPTH = 1;
+/** Formats shown on a parameter's type, as for body fields. */
+const FORMAT = /^[A-Za-z0-9][\w.+-]{0,23}$/;
 
-/** A parameter's type, or its allowed values when the schema lists them (cheap: top-level refs only). */
-function parameterType(p: Parameter, spec: ImportedSpec): string {
-  if (p.schema) {
-    try {
-      const node = spec.schemas.shallow(p.schema).node as { enum?: unknown; items?: unknown } | undefined;
-      if (node && Array.isArray(node.enum)) return enumLabel(node.enum);
-      if (node && node.items && typeof node.items === 'object') {
-        const items = spec.schemas.shallow({ file: p.schema.file, node: node.items }).node as { enum?: unknown } | undefined;
-        if (items && Array.isArray(items.enum)) return `(${enumLabel(items.enum)})[]`;
-      }
-    } catch {
-      // fall back to the importer's label
+export interface InspectOptions {
+  /** Levels of body and response fields to show (1-6); default: body 3, response 1. */
+  readonly depth?: number;
+}
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The parameter's schema node (top-level refs followed only: cheap), or undefined. */
+function parameterSchema(p: Parameter, spec: ImportedSpec): Node | undefined {
+  if (!p.schema) return undefined;
+  try {
+    const node = spec.schemas.shallow(p.schema).node;
+    if (!isNode(node)) return undefined;
+    if (isNode(node['items'])) {
+      const items = spec.schemas.shallow({ file: p.schema.file, node: node['items'] }).node;
+      return isNode(items) ? { ...node, items } : node;
     }
+    return node;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A parameter's type: its allowed values when the schema lists them, its format when it has one. */
+function parameterType(p: Parameter, node: Node | undefined): string {
+  if (node) {
+    if (Array.isArray(node['enum'])) return enumLabel(node['enum']);
+    const items = node['items'];
+    if (isNode(items) && Array.isArray(items['enum'])) return `(${enumLabel(items['enum'])})[]`;
+    const format = node['format'];
+    if (typeof format === 'string' && FORMAT.test(format) && /^(string|integer|number)$/.test(p.type)) return `${p.type}(${format})`;
   }
   return p.type || 'any';
 }
 
 export function parameterLine(p: Parameter, spec: ImportedSpec): string {
-  const flags = [p.in, parameterType(p, spec)];
+  const node = parameterSchema(p, spec);
+  const flags = [p.in, parameterType(p, node)];
   if (p.required) flags.push('required');
   if (p.deprecated) flags.push('deprecated');
+  // The importer keeps the parameter's own example in `example`, or else the schema's default or
+  // example: only a value of its own takes the place of the schema's example.
+  const own = p.example !== undefined && !isNode(p.example) && ![node?.['default'], node?.['example']].some((v) => v !== undefined && valueText(v) === valueText(p.example));
+  flags.push(...valueFlags(own ? { ...node, example: p.example } : node));
   const description = firstSentence(p.description, 100);
   return `  ${p.name} (${flags.join(', ')})${description ? `: ${description}` : ''}`;
 }
@@ -38,32 +68,48 @@ function preferredContent(contents: readonly BodyContent[]): BodyContent | undef
   return contents.find((c) => /[/+]json\b/i.test(c.mediaType)) ?? contents[0];
 }
 
-function bodyLines(endpoint: Endpoint, spec: ImportedSpec): string[] {
+/** The lines of a resolved schema's fields, or one line saying why they cannot be shown. */
+function schemaLines(link: BodyContent['schema'], spec: ImportedSpec, indent: string, depth: number, direction: 'request' | 'response'): string[] {
+  if (!link) return [`${indent}(no schema given: the spec does not describe this content)`];
+  let resolved: unknown;
+  try {
+    resolved = spec.schemas.resolve(link, { maxDepth: RESOLVE_DEPTH });
+  } catch (error) {
+    return [`${indent}(schema could not be resolved: ${clip(oneLine(error instanceof Error ? error.message : String(error)), 160)})`];
+  }
+  return fieldLines(resolved, { indent, depth, direction });
+}
+
+function bodyLines(endpoint: Endpoint, spec: ImportedSpec, depth: number): string[] {
   const body = endpoint.requestBody;
   if (!body) return [];
   const chosen = preferredContent(body.contents);
-  if (!chosen) return [`Body${body.required ? ' (required)' : ''}: no content type given`];
+  if (!chosen) return [`Body${body.required ? ' (required)' : ''}: the spec gives no content type or schema for it`];
   const others = body.contents.filter((c) => c !== chosen).map((c) => c.mediaType);
   const head = [chosen.mediaType];
   if (body.required) head.push('required');
   if (others.length) head.push(`also ${others.join(', ')}`);
-  const lines = [`Body (${head.join('; ')}):`];
-  if (!chosen.schema) {
-    lines.push('  (no schema given)');
-    return lines;
+  return [`Body (${head.join('; ')}):`, ...schemaLines(chosen.schema, spec, '  ', depth, 'request')];
+}
+
+/** The response whose fields are shown: the first 2xx one with a schema. */
+function successResponse(responses: readonly Response[]): Response | undefined {
+  return responses.find((r) => /^2/.test(r.status) && r.schema !== undefined);
+}
+
+function responseLines(endpoint: Endpoint, spec: ImportedSpec, depth: number): string[] {
+  if (!endpoint.responses.length) return ['Responses: none documented'];
+  const success = successResponse(endpoint.responses);
+  const lines = ['Responses:'];
+  for (const r of endpoint.responses) {
+    lines.push(`  ${r.status}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`);
+    if (r === success) lines.push(...schemaLines(r.schema, spec, '    ', depth, 'response'));
   }
-  let resolved: unknown;
-  try {
-    resolved = spec.schemas.resolve(chosen.schema, { maxDepth: RESOLVE_DEPTH });
-  } catch (error) {
-    lines.push(`  (schema could not be resolved: ${clip(oneLine(error instanceof Error ? error.message : String(error)), 160)})`);
-    return lines;
-  }
-  lines.push(...fieldLines(resolved));
   return lines;
 }
 
-export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
+export function renderInspect(endpoint: Endpoint, spec: ImportedSpec, options: InspectOptions = {}): string {
+  const asked = options.depth === undefined ? undefined : Math.min(Math.max(1, Math.trunc(options.depth)), MAX_FIELD_DEPTH);
   const lines = [`${endpoint.method} ${endpoint.path}`];
   if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
   // The source's text unchanged, except trailing whitespace (YAML block scalars end in a newline).
@@ -71,11 +117,7 @@ export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
   if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description.trimEnd()}`);
   if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map((p) => parameterLine(p, spec)));
   else lines.push('Parameters: none');
-  lines.push(...bodyLines(endpoint, spec));
-  if (endpoint.responses.length) {
-    lines.push('Responses:', ...endpoint.responses.map((r) => `  ${r.status}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`));
-  } else {
-    lines.push('Responses: none documented');
-  }
+  lines.push(...bodyLines(endpoint, spec, asked ?? DEFAULT_FIELD_DEPTH));
+  lines.push(...responseLines(endpoint, spec, asked ?? DEFAULT_RESPONSE_DEPTH));
   return lines.join('\n');
 }

@@ -1,13 +1,20 @@
-// A resolved JSON schema as a compact field list: `name (type, required): first sentence`,
-// nested objects indented, circular references named instead of expanded. Not a schema dump:
-// the model needs field names, types and which are required, not every keyword.
-import { firstSentence } from './text.ts';
+// A resolved JSON schema as a compact field list: `name (type, required, default x, e.g. y): first
+// sentence`, nested objects indented, circular references named instead of expanded. Not a schema
+// dump: the model needs field names, types, which are required and what values look like, not
+// every keyword.
+import { clip, firstSentence, oneLine } from './text.ts';
 
 type Node = Record<string, unknown>;
 
-const MAX_DEPTH = 3;
+/** Nesting levels shown when the caller does not ask for more, and the most it may ask for. */
+export const DEFAULT_FIELD_DEPTH = 3;
+export const MAX_FIELD_DEPTH = 6;
 const MAX_LINES = 80;
 const MAX_ENUM_CHARS = 80;
+/** A default or example longer than this is cut: it shows the shape of a value, not a document. */
+const MAX_VALUE_CHARS = 40;
+/** Formats shown in the type label (`integer(int64)`): short, plain words only (the text is the spec's). */
+const FORMAT = /^[A-Za-z0-9][\w.+-]{0,23}$/;
 
 function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -99,9 +106,30 @@ function single(node: Node, type: string): string {
     return 'object';
   }
   const format = node['format'];
-  return typeof format === 'string' && type === 'string' && ['date-time', 'date', 'binary', 'byte', 'uri', 'email', 'uuid'].includes(format)
-    ? `string(${format})`
-    : type;
+  return typeof format === 'string' && FORMAT.test(format) && (type === 'string' || type === 'integer' || type === 'number') ? `${type}(${format})` : type;
+}
+
+/** A value from the spec on one short line: JSON, clipped. */
+export function valueText(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return clip(oneLine(text), MAX_VALUE_CHARS);
+}
+
+/** `default 20`, `e.g. "Rex"`: the schema's default and first example, an example equal to the default left out. */
+export function valueFlags(raw: unknown): string[] {
+  if (!isNode(raw)) return [];
+  const flags: string[] = [];
+  const def = raw['default'];
+  if (def !== undefined) flags.push(`default ${valueText(def)}`);
+  const examples = raw['examples'];
+  const example = raw['example'] !== undefined ? raw['example'] : Array.isArray(examples) && examples.length > 0 ? examples[0] : undefined;
+  if (example !== undefined && (def === undefined || valueText(example) !== valueText(def))) flags.push(`e.g. ${valueText(example)}`);
+  return flags;
 }
 
 /** True when the value (or its array items) is a reference back into a schema being expanded. */
@@ -121,14 +149,27 @@ function objectOf(raw: unknown): Node | undefined {
   return alts && alts.length === 1 ? alts[0] : undefined;
 }
 
+export interface FieldOptions {
+  readonly indent?: string;
+  /** Nesting levels to show, 1 = top-level fields only (default 3, at most MAX_FIELD_DEPTH). */
+  readonly depth?: number;
+  /** A request leaves out readOnly fields (never sent), a response writeOnly ones (never returned). */
+  readonly direction?: 'request' | 'response';
+}
+
 /**
- * Field lines for `schema` (already resolved), indented by `indent`.
- * A schema without properties yields one line with its type label.
+ * Field lines for `schema` (already resolved), indented by `indent`. A schema without fields
+ * yields one line that says what it is (`any JSON`, `string(binary)`, ...): never nothing.
  */
-export function fieldLines(schema: unknown, indent = '  '): string[] {
+export function fieldLines(schema: unknown, options: FieldOptions = {}): string[] {
+  const indent = options.indent ?? '  ';
+  const maxDepth = Math.min(Math.max(1, options.depth ?? DEFAULT_FIELD_DEPTH), MAX_FIELD_DEPTH);
+  const hidden = options.direction === 'response' ? 'writeOnly' : 'readOnly';
   const root = objectOf(schema);
-  if (!root) return [`${indent}${typeLabel(schema)}`];
+  if (!root) return [`${indent}${undescribed(schema)}`];
   const lines: string[] = [];
+  // A list of objects says so once: the fields below are those of each item.
+  if (isNode(schema) && !isNode(merged(schema)['properties']) && merged(schema)['items'] !== undefined) lines.push(`${indent}(a list; each item:)`);
   let omitted = 0;
   const walk = (node: Node, pad: string, depth: number): void => {
     const props = node['properties'] as Node;
@@ -138,6 +179,7 @@ export function fieldLines(schema: unknown, indent = '  '): string[] {
     }
     const required = new Set(Array.isArray(node['required']) ? (node['required'] as unknown[]).map(String) : []);
     for (const [name, value] of Object.entries(props)) {
+      if (isNode(value) && value[hidden] === true) continue;
       if (lines.length >= MAX_LINES) {
         omitted++;
         continue;
@@ -145,15 +187,26 @@ export function fieldLines(schema: unknown, indent = '  '): string[] {
       const flags = [typeLabel(value)];
       if (required.has(name)) flags.push('required');
       if (refersBack(value)) flags.push('circular');
-      if (isNode(value) && value['readOnly'] === true) continue; // not sent in requests
       if (isNode(value) && value['deprecated'] === true) flags.push('deprecated');
+      flags.push(...valueFlags(value));
       const description = isNode(value) ? firstSentence(value['description'] as string | undefined, 80) : undefined;
       lines.push(`${pad}${name} (${flags.join(', ')})${description ? `: ${description}` : ''}`);
       const child = objectOf(value);
-      if (child && depth + 1 < MAX_DEPTH) walk(child, `${pad}  `, depth + 1);
+      if (child && depth + 1 < maxDepth) walk(child, `${pad}  `, depth + 1);
     }
   };
   walk(root, indent, 0);
+  if (lines.length === 0) lines.push(`${indent}(an object; the spec lists no ${options.direction === 'response' ? 'fields it returns' : 'fields to send'})`);
   if (omitted) lines.push(`${indent}… ${omitted} more fields`);
   return lines;
+}
+
+/** The one line for a schema without fields to list: what it is, said plainly. */
+function undescribed(schema: unknown): string {
+  const label = typeLabel(schema);
+  if (label === 'any') return '(any JSON: the spec does not describe it)';
+  if (label === 'object') return isNode(schema) && (schema['$truncated'] !== undefined || schema['$circular'] !== undefined) ? '(an object too deep to expand here)' : '(an object; the spec lists no fields)';
+  if (/^string\((binary|byte)\)$/.test(label)) return `${label}: the raw content, not JSON`;
+  const flags = valueFlags(schema);
+  return flags.length ? `${label} (${flags.join(', ')})` : label;
 }

@@ -25,8 +25,7 @@ export const search = defineTool({
     method: z
       .string({ error: METHOD_ERROR })
       .refine((m) => METHODS.has(m.toUpperCase()), { error: METHOD_ERROR })
-      .optional()
-      .describe('HTTP method, any case'),
+      .optional(),
     limit: z
       .number({ error: 'limit must be a number' })
       .int({ error: 'limit must be a whole number' })
