@@ -1,0 +1,126 @@
+// The package as users get it: `npm pack` of a copy of the project, the tarball installed into an
+// empty prefix, and the installed `svc` run with plain Node (no tsx, no sources): --version, check,
+// and an MCP client started exactly as the README's stdio `mcpServers` block says.
+// The slowest test (a build, a pack and an install: about 10-20 s).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+/** Files a build needs; everything else of the checkout stays out of the copy that is packed. */
+const PROJECT = ['package.json', 'package-lock.json', '.npmrc', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'svc.yaml.example', 'bin', 'src', 'specs', 'docs'];
+/** Install failures that mean "no registry and not in the cache", not a broken package. */
+const OFFLINE = /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i;
+
+const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8', timeout: 30_000 });
+const SKIP = npmVersion.status === 0 ? false : 'npm is not on PATH';
+
+/** The README's stdio block: the first ```json fence whose server starts the `svc` command. */
+function readmeStdioServer(): { command: string; args: string[]; env: Record<string, string> } {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const [, body] of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
+    const parsed = JSON.parse(body!) as { mcpServers?: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const server = parsed.mcpServers?.['svc'];
+    if (server?.command === 'svc') return server;
+  }
+  throw new Error('README.md has no ```json block with mcpServers.svc.command "svc"');
+}
+
+describe('the packed package, installed and run with plain Node', { skip: SKIP }, () => {
+  let work: string;
+  let tarball: string;
+  let files: string[];
+  let prefix: string;
+  let installed: string;
+  /** The environment of a machine with Node and the installed package only. */
+  let plainEnv: NodeJS.ProcessEnv;
+  let offline: string | undefined;
+
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+    const project = join(work, 'project');
+    for (const entry of PROJECT) cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
+    // The build needs the dev tools (tsc); they are not copied, and never land in the tarball.
+    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+    const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: project, encoding: 'utf8', timeout: 180_000 });
+    assert.equal(packed.status, 0, `npm pack failed:\n${packed.stderr}`);
+    const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+    tarball = join(work, report!.filename);
+    files = report!.files.map((f) => f.path);
+
+    prefix = join(work, 'prefix');
+    const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    if (install.status !== 0 && OFFLINE.test(install.stderr)) offline = install.stderr.split('\n').find((l) => OFFLINE.test(l));
+    else assert.equal(install.status, 0, `npm install of the tarball failed:\n${install.stderr}`);
+    installed = join(prefix, 'lib', 'node_modules', pkg.name);
+    plainEnv = {
+      PATH: [join(prefix, 'bin'), dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter),
+      HOME: process.env['HOME'] ?? work,
+      XDG_CACHE_HOME: join(work, 'cache'),
+      XDG_STATE_HOME: join(work, 'state'),
+      XDG_RUNTIME_DIR: join(work, 'run'),
+    };
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('packs compiled JavaScript, the bin and the examples, and no tests, fixtures, benchmarks, CI or sources', () => {
+    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'bin/node-version.js', 'dist/cli/main.js', 'dist/mcp/server.js', 'svc.yaml.example', 'specs/bookshelf.yaml']) {
+      assert.ok(files.includes(needed), `${needed} is in the tarball`);
+    }
+    const unwanted = files.filter((f) => /^(test|bench|\.ci|src|node_modules)\/|fixtures|\.test\.|\.ts$|^tsconfig/.test(f) && !f.endsWith('.d.ts'));
+    assert.deepEqual(unwanted, []);
+    assert.ok(files.length < 150, `${files.length} files`);
+  });
+
+  it('installs without tsx and runs svc --version with plain Node', (t) => {
+    if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
+    assert.equal(existsSync(join(installed, 'src')), false, 'no TypeScript sources installed');
+    assert.equal(existsSync(join(installed, 'node_modules', 'tsx')) || existsSync(join(prefix, 'lib', 'node_modules', 'tsx')), false, 'tsx is not installed');
+    const run = spawnSync('svc', ['--version'], { encoding: 'utf8', env: plainEnv, timeout: 30_000 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`^svc/${pkg.version.replaceAll('.', '\\.')} `));
+    const alias = spawnSync(pkg.name, ['--version'], { encoding: 'utf8', env: plainEnv, timeout: 30_000 });
+    assert.equal(alias.stdout, run.stdout, `\`${pkg.name}\` (what npx runs) is the same program`);
+  });
+
+  it('checks the example config from the installed package', (t) => {
+    if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
+    const run = spawnSync('svc', ['check', '--config', join(installed, 'svc.yaml.example')], { encoding: 'utf8', env: { ...plainEnv, BOOKSHELF_TOKEN: 'x' }, timeout: 60_000 });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^bookshelf \[default\] .*: ok, openapi-3\.1/m);
+    assert.match(run.stdout, /1 spec: 1 ok, 0 with errors; 12 endpoints in all/);
+  });
+
+  it('serves tools/list over stdio when started as the README tells MCP clients', async (t) => {
+    if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
+    const server = readmeStdioServer();
+    const config = join(installed, 'svc.yaml.example');
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args.map((a) => (a === '/absolute/path/to/svc.yaml' ? config : a)),
+      env: { ...plainEnv, ...server.env } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'svc-pack-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['endpoint_by_collection', 'endpoint_by_id', 'endpoint_by_spec', 'endpoint_by_tag', 'inspect', 'invoke', 'search']);
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'add a book' } })) as { content: { type: string; text?: string }[] };
+      assert.match(found.content[0]?.text ?? '', /bookshelf:POST:\/books/);
+    } finally {
+      await client.close();
+    }
+  });
+});
