@@ -48,7 +48,8 @@ export function startCommand(ctx: CommandContext, target: SocketTarget): string 
   return parts.join(' ');
 }
 
-function quote(s: string): string {
+/** A path as a shell word: bare when safe, else single-quoted. */
+export function quote(s: string): string {
   return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

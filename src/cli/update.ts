@@ -4,7 +4,7 @@
 import { request } from '../ipc/client.ts';
 import { formatUpdate } from '../ipc/format.ts';
 import type { UpdateProgress, UpdateResult } from '../ipc/protocol.ts';
-import { EXIT_NO_DAEMON, reachDaemons } from './daemons.ts';
+import { EXIT_NO_DAEMON, quote, reachDaemons } from './daemons.ts';
 import { Progress } from './progress.ts';
 import type { CommandContext } from './types.ts';
 
@@ -14,6 +14,8 @@ const UPDATE_TIMEOUT_MS = 10 * 60_000;
 interface DaemonUpdate {
   readonly pid: number;
   readonly socket: string;
+  /** The config the daemon serves (absolute). */
+  readonly config: string;
   readonly result?: UpdateResult;
   readonly error?: { code: string; message: string };
 }
@@ -41,10 +43,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     reached.discovery.live.map(async (d, i): Promise<DaemonUpdate> => {
       try {
         const result = await request(d.socket, 'update', {}, { timeoutMs: UPDATE_TIMEOUT_MS, ...(i === 0 ? { onProgress } : {}) });
-        return { pid: d.ping.pid, socket: d.socket, result };
+        return { pid: d.ping.pid, socket: d.socket, config: d.ping.config, result };
       } catch (error) {
         const e = error as { code?: string; message?: string };
-        return { pid: d.ping.pid, socket: d.socket, error: { code: e.code ?? 'error', message: e.message ?? String(error) } };
+        return { pid: d.ping.pid, socket: d.socket, config: d.ping.config, error: { code: e.code ?? 'error', message: e.message ?? String(error) } };
       }
     }),
   );
@@ -57,7 +59,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     const out: string[] = [];
     for (const u of updates) {
       out.push(`daemon pid ${u.pid}:`);
-      if (u.result) out.push(formatUpdate(u.result));
+      if (u.result) out.push(formatUpdate(u.result, `svc check --config ${quote(u.config)}`));
       else out.push(`  update failed: ${u.error?.message ?? 'unknown error'}`);
     }
     ctx.stdout.write(`${out.join('\n')}\n`);

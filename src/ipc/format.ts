@@ -44,7 +44,7 @@ export function updateSummary(result: UpdateResult): string {
   return `update: ${what} (${ms(result.ms)})`;
 }
 
-function specReport(s: SpecUpdateReport): string[] {
+function specReport(s: SpecUpdateReport, checkCommand: string): string[] {
   const lines: string[] = [];
   const label =
     s.state === 'failed' ? `FAILED${s.keptPrevious ? ', previous version still serving' : ', not serving'}`
@@ -54,12 +54,15 @@ function specReport(s: SpecUpdateReport): string[] {
   for (const e of s.errors) lines.push(`    ${diagnosticLine(e)}`);
   const shown = s.warnings.slice(0, 5);
   for (const w of shown) lines.push(`    ${diagnosticLine(w)}`);
-  if (s.warnings.length > shown.length) lines.push(`    ... ${s.warnings.length - shown.length} more warnings (svc check shows all)`);
+  if (s.warnings.length > shown.length) lines.push(`    ... ${s.warnings.length - shown.length} more warnings (\`${checkCommand}\` shows all)`);
   return lines;
 }
 
-/** The full report `svc update` prints for one daemon. */
-export function formatUpdate(result: UpdateResult): string {
+/**
+ * The full report `svc update` prints for one daemon. `checkCommand` is the `svc check` that reads
+ * the daemon's own config (a bare `svc check` reads ./svc.yaml, which may be another one).
+ */
+export function formatUpdate(result: UpdateResult, checkCommand = 'svc check'): string {
   const lines: string[] = [];
   if (result.configErrors.length > 0) {
     lines.push('  config not applied (everything keeps serving as before):');
@@ -70,7 +73,7 @@ export function formatUpdate(result: UpdateResult): string {
   }
   const changed = result.specs.filter((s) => s.state !== 'unchanged' || s.warnings.length > 0);
   const unchanged = result.specs.length - changed.length;
-  for (const s of changed) lines.push(...specReport(s));
+  for (const s of changed) lines.push(...specReport(s, checkCommand));
   if (unchanged > 0) lines.push(`  ${plural(unchanged, 'spec')} unchanged`);
   const failed = result.specs.filter((s) => s.state === 'failed').length;
   lines.push(`  ${failed ? `${failed} failed; ` : ''}${result.changed ? 'catalogue updated' : 'nothing to apply'} in ${ms(result.ms)}`);

@@ -1,9 +1,10 @@
-// `svc status` text: the API's own version is shown as the file writes it, a `v` only before a number.
+// `svc status` and `svc update` text: the API's own version is shown as the file writes it, a `v`
+// only before a number; the hint for more warnings names the svc check of the daemon's own config.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { apiVersion, formatStatus } from '../../src/ipc/format.ts';
-import type { SpecStatus, StatusResult } from '../../src/ipc/protocol.ts';
+import { apiVersion, formatStatus, formatUpdate } from '../../src/ipc/format.ts';
+import type { SpecStatus, StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
 
 function status(version: string | undefined): StatusResult {
   const spec: SpecStatus = {
@@ -40,4 +41,19 @@ test('a v is added only before a digit, so no version ever reads vv1 or vunversi
     }),
   );
   assert.equal(apiVersion('v2'), 'v2');
+});
+
+test('an update report with more warnings than it shows names the svc check that reads the daemon\'s own config', () => {
+  const none = { count: 0, sample: [] };
+  const warning = (i: number) => ({ severity: 'warning' as const, code: 'w', message: `warning ${i}`, file: '/apis/specs/a.yaml' });
+  const result: UpdateResult = {
+    ok: true,
+    changed: true,
+    specs: [{ name: 'a', file: '/apis/specs/a.yaml', state: 'changed', added: none, removed: none, changed: { count: 1, sample: ['a:GET:/x'] }, warnings: Array.from({ length: 8 }, (_, i) => warning(i)), errors: [], keptPrevious: false, ms: 5 }],
+    configErrors: [],
+    generation: 2,
+    startedAt: 0,
+    ms: 6,
+  };
+  assert.match(formatUpdate(result, "svc check --config '/my apis/svc.yaml'"), /\.\.\. 3 more warnings \(`svc check --config '\/my apis\/svc\.yaml'` shows all\)/);
 });
