@@ -116,30 +116,71 @@ function firstSchemeExample(spec: string, schemes: Readonly<Record<string, Secur
 // ---- baseUrl against the spec's servers -------------------------------------------------------
 
 const PLACEHOLDER = /\{\{\s*[^{}]+?\s*\}\}|\{([^{}]+)\}/g;
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const trimSlash = (text: string): string => text.replace(/\/+$/, '');
+/** Pieces of a template compared at most: a longer one is not judged (no finding rather than a slow one). */
+const MAX_TOKENS = 200;
+const MAX_URL_CHARS = 2048;
+
+/** A template piece: literal text, one of a variable's enum values, or a placeholder (one segment, or anything). */
+type Token = { readonly text: string } | { readonly oneOf: readonly string[] } | { readonly wild: 'segment' | 'any' };
 
 /**
- * A server URL template as a pattern: `{var}` matches its enum values (else any one segment),
- * a Postman `{{var}}` anything (it often stands for the whole origin). Relative server URLs match
- * the path of the baseUrl only.
+ * Does `text` match the template pieces? Dynamic programming over (piece, position), each state
+ * computed once in constant steps, so a spec's template costs pieces x length steps whatever it
+ * holds: no backtracking regular expression is built from the spec's text.
+ */
+function matchTokens(tokens: readonly Token[], text: string): boolean {
+  const width = text.length + 1;
+  // 0 unknown, 1 false, 2 true; `at` / `inside` are "piece i starts at" / "piece i (a placeholder) has taken text up to".
+  const at = new Uint8Array((tokens.length + 1) * width);
+  const inside = new Uint8Array((tokens.length + 1) * width);
+  const allowed = (token: Token, pos: number): boolean => pos < text.length && !('wild' in token && token.wild === 'segment' && text[pos] === '/');
+  const from = (i: number, pos: number): boolean => {
+    if (i === tokens.length) return pos === text.length;
+    const key = i * width + pos;
+    if (at[key]) return at[key] === 2;
+    const token = tokens[i]!;
+    let ok: boolean;
+    if ('text' in token) ok = text.startsWith(token.text, pos) && from(i + 1, pos + token.text.length);
+    else if ('oneOf' in token) ok = token.oneOf.some((v) => text.startsWith(v, pos) && from(i + 1, pos + v.length));
+    else ok = allowed(token, pos) && more(i, pos + 1); // a placeholder takes at least one character
+    at[key] = ok ? 2 : 1;
+    return ok;
+  };
+  // Placeholder i has taken text up to `pos`: stop here, or take one more character.
+  const more = (i: number, pos: number): boolean => {
+    const key = i * width + pos;
+    if (inside[key]) return inside[key] === 2;
+    const ok = from(i + 1, pos) || (allowed(tokens[i]!, pos) && more(i, pos + 1));
+    inside[key] = ok ? 2 : 1;
+    return ok;
+  };
+  return from(0, 0);
+}
+
+/**
+ * Does the server URL template match the baseUrl? `{var}` matches its enum values (else any one
+ * segment), a Postman `{{var}}` anything (it often stands for the whole origin). A relative server
+ * URL is compared with the baseUrl's path only. Case does not count; trailing slashes neither.
  */
 function serverMatches(server: Server, base: URL): boolean {
-  const template = trimSlash(server.url.trim());
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(template) || template.startsWith('{{');
-  const target = absolute ? trimSlash(`${base.origin}${base.pathname}`) : trimSlash(base.pathname);
+  if (server.url.length > MAX_URL_CHARS) return true;
+  const template = trimSlash(server.url.trim()).toLowerCase();
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//.test(template) || template.startsWith('{{');
+  const target = (absolute ? trimSlash(`${base.origin}${base.pathname}`) : trimSlash(base.pathname)).toLowerCase();
   const relative = absolute || template === '' || template.startsWith('/') ? template : `/${template}`;
-  let pattern = '';
+  const tokens: Token[] = [];
   let last = 0;
   for (const m of relative.matchAll(PLACEHOLDER)) {
-    pattern += escape(relative.slice(last, m.index));
+    if (m.index > last) tokens.push({ text: relative.slice(last, m.index) });
     const name = m[1]?.trim();
-    const values = name !== undefined ? server.variables?.[name]?.enum : undefined;
-    pattern += m[1] === undefined ? '.+' : values && values.length > 0 ? `(?:${values.map(escape).join('|')})` : '[^/]+';
+    const values = name !== undefined ? Object.entries(server.variables ?? {}).find(([k]) => k.toLowerCase() === name)?.[1].enum : undefined;
+    tokens.push(m[1] === undefined ? { wild: 'any' } : values && values.length > 0 ? { oneOf: values.map((v) => v.toLowerCase()) } : { wild: 'segment' });
     last = m.index + m[0].length;
   }
-  pattern += escape(relative.slice(last));
-  return new RegExp(`^${pattern}/?$`, 'i').test(target);
+  if (last < relative.length) tokens.push({ text: relative.slice(last) });
+  if (tokens.length > MAX_TOKENS) return true;
+  return matchTokens(tokens, target);
 }
 
 /** The path part of a server template, for the hint (`/api/v1`), or undefined when it has none. */

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { configFindings } from '../../src/cli/check-config.ts';
 import { runCli } from '../../src/cli/program.ts';
+import type { SpecConfig } from '../../src/config/index.ts';
+import type { ImportedSpec } from '../../src/model/index.ts';
 
 interface Finding {
   readonly code: string;
@@ -166,5 +169,42 @@ describe('svc check on the example config', () => {
     const [report] = (JSON.parse(out) as { specs: Report[] }).specs;
     assert.deepEqual(report!.warnings.filter((w) => w.code !== 'env-unset'), []);
     assert.deepEqual(report!.notes, []);
+  });
+});
+
+describe('baseUrl matching on hostile server templates', () => {
+  const spec = (urls: readonly string[]): ImportedSpec =>
+    ({ name: 'h', servers: urls.map((url) => ({ url })), endpoints: [], securitySchemes: {} }) as unknown as ImportedSpec;
+  const entry = (baseUrl: string): SpecConfig =>
+    ({ name: 'h', path: '/h.yaml', collection: 'default', baseUrl, auth: [], headers: {}, serverVariables: {}, allowedOrigins: [], allowRefsFrom: [], allowRemoteRefs: false, writes: 'deny', timeoutMs: 1000, retries: 0 }) as SpecConfig;
+
+  it('answers at once whatever the template holds (no backtracking on the spec\'s text)', () => {
+    const base = `https://api.example/${'a'.repeat(300)}/${'b-'.repeat(400)}`;
+    const hostile = [
+      `{{x}}${'{a}'.repeat(150)}z`,
+      `https://api.example/${'{a}-'.repeat(180)}z`,
+      `${'{{v}}/'.repeat(150)}q`,
+      `https://api.example${'/'.repeat(1500)}x`,
+    ];
+    const started = performance.now();
+    const findings = configFindings(entry(base), 0, spec(hostile), '/svc.yaml');
+    assert.ok(performance.now() - started < 2000, `took ${Math.round(performance.now() - started)} ms`);
+    assert.ok(findings.warnings.length <= 1);
+  });
+
+  it('matches what a reference regular expression matches, on small generated templates', () => {
+    const piece = fc.oneof(fc.constantFrom('a', 'b', '/', '-', '.'), fc.constant('{v}'), fc.constant('{{p}}'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.stringMatching(/^[ab/.-]{0,10}$/), (pieces, path) => {
+        const template = `https://h.example/${pieces.join('')}`;
+        const base = `https://h.example/${path}`;
+        const reference = new RegExp(`^${template.replace(/\/+$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{p\}\}/g, '.+').replace(/\{v\}/g, '[^/]+')}$`, 'i');
+        const target = new URL(base);
+        const expected = reference.test(`${target.origin}${target.pathname}`.replace(/\/+$/, ''));
+        const found = configFindings(entry(base), 0, spec([template]), '/svc.yaml').warnings.some((w) => w.code === 'base-url-unmatched');
+        assert.equal(!found, expected, `${template} vs ${base}`);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
