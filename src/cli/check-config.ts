@@ -7,6 +7,7 @@ import type { SpecConfig } from '../config/index.ts';
 import { closestKey } from '../config/suggest.ts';
 import { describeScheme, matchAuth, unmetSchemes } from '../invoke/auth-match.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import { clip } from '../tools/text.ts';
 import type { ImportedSpec, SecurityScheme, Server } from '../model/index.ts';
 
 /** Something svc does on its own reading of the config, said so the user can check it. */
@@ -30,10 +31,10 @@ const envName = (spec: string, what: string): string => `${spec.toUpperCase().re
 
 /** The auth entry a hint suggests for a scheme, as svc.yaml would hold it. */
 function exampleAuth(spec: string, name: string, scheme: SecurityScheme | undefined): string {
-  const s = `scheme: ${name}`;
+  const s = `scheme: ${clip(name, 60)}`;
   if (scheme?.type === 'http' && scheme.scheme.toLowerCase() === 'basic') return `{ type: basic, username: \${${envName(spec, 'USER')}}, password: \${${envName(spec, 'PASSWORD')}}, ${s} }`;
-  if (scheme?.type === 'apiKey') return `{ type: apiKey, in: ${scheme.in}, name: ${scheme.name}, value: \${${envName(spec, 'KEY')}}, ${s} }`;
-  if (scheme?.type === 'oauth2' && scheme.tokenUrl) return `{ type: oauth2, tokenUrl: ${scheme.tokenUrl}, clientId: \${${envName(spec, 'CLIENT_ID')}}, clientSecret: \${${envName(spec, 'CLIENT_SECRET')}}, ${s} }`;
+  if (scheme?.type === 'apiKey') return `{ type: apiKey, in: ${scheme.in}, name: ${clip(scheme.name, 60)}, value: \${${envName(spec, 'KEY')}}, ${s} }`;
+  if (scheme?.type === 'oauth2' && scheme.tokenUrl) return `{ type: oauth2, tokenUrl: ${clip(scheme.tokenUrl, 120)}, clientId: \${${envName(spec, 'CLIENT_ID')}}, clientSecret: \${${envName(spec, 'CLIENT_SECRET')}}, ${s} }`;
   return `{ type: bearer, token: \${${envName(spec, 'TOKEN')}}, ${s} }`;
 }
 
@@ -116,7 +117,12 @@ function firstSchemeExample(spec: string, schemes: Readonly<Record<string, Secur
 // ---- baseUrl against the spec's servers -------------------------------------------------------
 
 const PLACEHOLDER = /\{\{\s*[^{}]+?\s*\}\}|\{([^{}]+)\}/g;
-const trimSlash = (text: string): string => text.replace(/\/+$/, '');
+/** Without trailing slashes (a loop, not a regular expression: the text may be the spec's). */
+function trimSlash(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
+}
 /** Pieces of a template compared at most: a longer one is not judged (no finding rather than a slow one). */
 const MAX_TOKENS = 200;
 const MAX_URL_CHARS = 2048;
@@ -210,7 +216,7 @@ function baseUrlFinding(baseUrl: string, imported: ImportedSpec): { message: str
   // Does any server's path (its host aside) match? Then only the host differs: a proxy or a local copy.
   const pathMatches = servers.some((s) => serverMatches({ url: serverPath(s.url) ?? '/', ...(s.variables ? { variables: s.variables } : {}) }, base));
   return {
-    message: `matches none of the servers of spec ${imported.name}: ${listed(servers.map((s) => s.url))}`,
+    message: `matches none of the servers of spec ${imported.name}: ${listed(servers.map((s) => clip(s.url, 120)))}`,
     hint: pathMatches
       ? "fine for a proxy or a local copy of the API; otherwise use one of the servers' URLs"
       : `invoke appends each endpoint's path to the baseUrl; its path is ${trimSlash(base.pathname) || '/'}, the servers' ${listed(paths)}: use the servers' base path if the API serves it there`,

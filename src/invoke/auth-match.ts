@@ -58,19 +58,22 @@ export function matchAuth(auth: AuthConfig, schemes: Readonly<Record<string, Sec
 }
 
 /** One line naming a scheme for people: `BearerToken (apiKey in header Authorization)`. */
-export function describeScheme(name: string, scheme: SecurityScheme | undefined): string {
+export function describeScheme(rawName: string, scheme: SecurityScheme | undefined): string {
+  // Names and words from the spec, cut short: a message line, not a copy of the spec.
+  const short = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+  const name = short(rawName);
   if (scheme === undefined) return name;
   switch (scheme.type) {
     case 'http':
-      return `${name} (http ${scheme.scheme.toLowerCase()})`;
+      return `${name} (http ${short(scheme.scheme.toLowerCase())})`;
     case 'apiKey':
-      return `${name} (apiKey in ${scheme.in} ${scheme.name})`;
+      return `${name} (apiKey in ${scheme.in} ${short(scheme.name)})`;
     case 'oauth2':
       return `${name} (oauth2)`;
     case 'openIdConnect':
       return `${name} (openIdConnect)`;
     case 'other':
-      return `${name} (${scheme.description})`;
+      return `${name} (${short(scheme.description)})`;
   }
 }
 
