@@ -4,15 +4,13 @@
 // source's text unchanged; everything else is compact. Defaults, examples and formats stand on
 // the line of their field; `depth` shows more levels of body and response fields (bounded).
 import type { BodyContent, Endpoint, ImportedSpec, Parameter, Response } from '../model/index.ts';
-import { DEFAULT_FIELD_DEPTH, MAX_FIELD_DEPTH, enumLabel, fieldLines, valueFlags, valueText } from './schema-text.ts';
+import { DEFAULT_FIELD_DEPTH, MAX_FIELD_DEPTH, enumLabel, fieldLines, valueFlags, valueText, withFormat } from './schema-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
 /** JSON nesting followed when resolving a schema: enough for the deepest field list `depth` can ask for. */
 const RESOLVE_DEPTH = 24;
 /** Levels of the success response's fields shown by default: its top-level fields. */
 const DEFAULT_RESPONSE_DEPTH = 1;
-/** Formats shown on a parameter's type, as for body fields. */
-const FORMAT = /^[A-Za-z0-9][\w.+-]{0,23}$/;
 
 export interface InspectOptions {
   /** Levels of body and response fields to show (1-6); default: body 3, response 1. */
@@ -44,8 +42,7 @@ function parameterType(p: Parameter, node: Node | undefined): string {
     if (Array.isArray(node['enum'])) return enumLabel(node['enum']);
     const items = node['items'];
     if (isNode(items) && Array.isArray(items['enum'])) return `(${enumLabel(items['enum'])})[]`;
-    const format = node['format'];
-    if (typeof format === 'string' && FORMAT.test(format) && /^(string|integer|number)$/.test(p.type)) return `${p.type}(${format})`;
+    return withFormat(p.type || 'any', node['format']);
   }
   return p.type || 'any';
 }

@@ -105,7 +105,11 @@ function single(node: Node, type: string): string {
     if (!isNode(node['properties']) && isNode(extra)) return `map of ${typeLabel(extra)}`;
     return 'object';
   }
-  const format = node['format'];
+  return withFormat(type, node['format']);
+}
+
+/** `integer` + `int64` -> `integer(int64)`: the format of a scalar type, when it is a short plain word. */
+export function withFormat(type: string, format: unknown): string {
   return typeof format === 'string' && FORMAT.test(format) && (type === 'string' || type === 'integer' || type === 'number') ? `${type}(${format})` : type;
 }
 
