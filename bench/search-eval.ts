@@ -93,9 +93,8 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
 
   const knownRows: Row[] = [];
   if (known) {
-    const setOf = new Map(EVAL_APIS.map((a) => [a.name, a.set] as const));
     for (const kind of ['summary', 'operationId', 'method+path'] as KnownItemKind[]) {
-      const qs = knownItemQueries(catalog.list({}), kind, (spec) => setOf.get(spec) ?? 'dev');
+      const qs = knownItemQueries(catalog.list({}), kind, (spec) => setOf(spec) ?? 'dev');
       knownRows.push(row(`known ${kind}`, qs, 'whole'));
     }
   }
