@@ -24,7 +24,6 @@ import {
   type KnownItemKind,
   type QueryResult,
   type Scope,
-  type Searcher,
   baselineSearcher,
   figures,
   knownItemQueries,
