@@ -259,6 +259,12 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 
   const http: NodeServer = createServer((req, res) => void handle(req, res));
+  // Clients close an idle keep-alive connection a second before the server's advertised timeout.
+  // With Node's 5 s, a loop held for a second (an update parsing a large spec) lets the server's
+  // timer close a connection the client has just sent on: the client sees a reset. A long timeout
+  // makes that window rare; idle connections still close.
+  http.keepAliveTimeout = 60_000;
+  http.headersTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, options.host, () => {
