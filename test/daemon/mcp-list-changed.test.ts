@@ -1,6 +1,7 @@
 // After `svc update` changed the catalogue, MCP clients of both protocol eras learn of it the way
 // their era provides: a 2025-11-25 session gets notifications/tools/list_changed (and a log line);
 // a 2026-07-28 client gets tools/list_changed on its subscriptions/listen stream, over HTTP and stdio.
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
@@ -10,7 +11,6 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusResult } from '../../src/ipc/protocol.ts';
 import { nodeArgs, openapi, project, startDaemon, SVC_BIN, svc, svcJson, until, type Op } from './support.ts';
-import { readFileSync } from 'node:fs';
 
 const OPS: Op[] = [{ method: 'GET', path: '/things', summary: 'List things' }];
 
@@ -50,7 +50,9 @@ test('clients of both eras hear tools/list_changed after svc update, on HTTP and
       const run = await svc(p, ['update', '--socket', socket]);
       assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     }
-    await until(() => heard.legacyHttp > 0 && heard.modernHttp > 0 && heard.modernStdio > 0, 10_000, `every client heard the change: ${JSON.stringify(heard)}`);
+    await until(() => heard.legacyHttp > 0 && heard.modernHttp > 0 && heard.modernStdio > 0, 10_000, 'every client to hear the change').catch((error: Error) => {
+      throw new Error(`${error.message}; heard: ${JSON.stringify(heard)}`);
+    });
   } finally {
     for (const close of closers) await close().catch(() => {});
     await d.stop();

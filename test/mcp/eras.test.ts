@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { countTokens } from 'gpt-tokenizer';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -146,7 +147,7 @@ describe('both protocol eras, one daemon', () => {
     }
   });
 
-  it('tools/list and server/discover carry a cache hint on 2026-07-28, none on 2025-11-25', async () => {
+  it('tools/list and server/discover carry a cache hint on 2026-07-28, and the tool list stays under 1,200 tokens', async () => {
     const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
     for (const method of ['tools/list', 'server/discover']) {
       const res = await fetch(`${svc.url}/mcp`, {
@@ -159,6 +160,12 @@ describe('both protocol eras, one daemon', () => {
       const json = JSON.parse(body.startsWith('{') ? body : /^data: (.*)$/m.exec(body)![1]!) as { result: { ttlMs?: number; cacheScope?: string; resultType?: string } };
       assert.equal(json.result.ttlMs, 3_600_000, method);
       assert.equal(json.result.cacheScope, 'public', method);
+      if (method === 'tools/list') {
+        // What the model reads: the tool definitions (the protocol's own fields, resultType, ttlMs,
+        // cacheScope and the server's name in _meta, stay with the client).
+        const tokens = countTokens(JSON.stringify({ tools: (json.result as { tools?: unknown }).tools }));
+        assert.ok(tokens < 1200, `the 2026-07-28 tools/list is ${tokens} tokens`);
+      }
     }
   });
 
