@@ -19,16 +19,15 @@ export interface StdioHandle {
   /** Resolves when the client hung up (stdin ended) or `close` was called. */
   readonly closed: Promise<void>;
   /**
-   * Resolves once the client's first exchange is done (tools/list answered, input quiet for a
-   * moment after the first answer, stdin ended, or FIRST_EXCHANGE_MAX_MS): the daemon starts the
-   * import then, since parsing specs holds the thread those answers need.
+   * Resolves once the client's first exchange is done (tools/list answered), a tool call arrives
+   * (it needs the catalogue), stdin ends, or FIRST_EXCHANGE_MAX_MS passed: the daemon starts the
+   * import then, since parsing specs holds the thread the first answers need.
    */
   readonly firstExchange: Promise<void>;
   close(): Promise<void>;
 }
 
-const FIRST_EXCHANGE_QUIET_MS = 50;
-const FIRST_EXCHANGE_MAX_MS = 500;
+const FIRST_EXCHANGE_MAX_MS = 1000;
 /** As the SDK's stdio ReadBuffer: a line longer than this ends the session. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -49,11 +48,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   let resolveFirst!: () => void;
   const firstExchange = new Promise<void>((resolve) => (resolveFirst = resolve));
   const maxTimer = setTimeout(resolveFirst, FIRST_EXCHANGE_MAX_MS);
-  let quietTimer: NodeJS.Timeout | undefined;
-  void firstExchange.then(() => {
-    clearTimeout(maxTimer);
-    clearTimeout(quietTimer);
-  });
+  void firstExchange.then(() => clearTimeout(maxTimer));
   let toolsListIds = new Set<RequestId>();
 
   let resolveClosed!: () => void;
@@ -72,8 +67,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
       if (!stdout.write(serializeMessage(message))) await new Promise<void>((resolve) => stdout.once('drain', resolve));
       if (!isResponse(message)) return;
       if (toolsListIds.has(message.id)) resolveFirst();
-      clearTimeout(quietTimer);
-      quietTimer = setTimeout(resolveFirst, FIRST_EXCHANGE_QUIET_MS);
       pending.delete(message.id);
       if (pending.size === 0) drained?.();
     },
@@ -103,6 +96,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     if (isRequest(message)) {
       pending.add(message.id);
       if (message.method === 'tools/list') toolsListIds.add(message.id);
+      if (message.method === 'tools/call') resolveFirst();
     }
     transport.onmessage?.(message);
   };
