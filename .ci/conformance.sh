@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against `svc serve`'s Streamable HTTP endpoint (/mcp).
-# Starts svc on 127.0.0.1 with an ephemeral port, runs every active server scenario, and fails on any
-# failure not listed in test/mcp/conformance-expected-failures.txt (or on a listed one that now passes).
-# Needs Node >= 22. Usage: bash .ci/conformance.sh
+# The official MCP conformance suite against `svc serve`'s Streamable HTTP endpoint (/mcp), for both
+# protocol eras the daemon serves:
+#   0.1.x against 2025-11-25 (sessions), expected failures in test/mcp/conformance-expected-failures.txt;
+#   0.2.x with --requirements 2026-07-28 (stateless), in test/mcp/conformance-expected-failures-2026-07-28.txt.
+# The suite cannot send an Authorization header, so svc runs on 127.0.0.1 (ephemeral port) with
+# `serve.auth: none` set explicitly in a temp svc.yaml. The verdict comes from each scenario's
+# checks.json (.ci/conformance-verdict.mjs), not from the suite's exit code, which counts fixture
+# scenarios too. Needs Node >= 22. Usage: bash .ci/conformance.sh
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
-CONFORMANCE_VERSION="0.1.16"
-EXPECTED="test/mcp/conformance-expected-failures.txt"
+SUITE_2025="0.1.16"
+SUITE_2026="0.2.0-alpha.12"
 
 work="$(mktemp -d)"
 svc_pid=""
@@ -18,14 +22,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The suite's YAML baseline, built from the commented list (the list is the one place reasons live).
-{
+# The suite's YAML baseline, built from a commented list (the list is the one place reasons live).
+baseline() {
   echo "server:"
-  grep -v '^\s*#' "$EXPECTED" | awk 'NF { print "  - " $1 }'
-} > "$work/expected.yaml"
+  grep -v '^\s*#' "$1" | awk 'NF { print "  - " $1 }'
+}
 
-# A real catalogue: the project's example API description. Own socket, so a running daemon is not disturbed.
-node bin/svc.js serve specs/bookshelf.yaml --transport sse --port 0 2> "$work/serve.log" &
+# A real catalogue (the project's example API description), authentication explicitly off, its own
+# socket and state folder, so a running daemon and the user's token are not touched.
+cat > "$work/svc.yaml" <<EOF
+serve:
+  auth: none
+specs:
+  - $REPO/specs/bookshelf.yaml
+EOF
+XDG_STATE_HOME="$work/state" node bin/svc.js serve --config "$work/svc.yaml" --transport http --port 0 --socket "$work/svc.sock" 2> "$work/serve.log" &
 svc_pid=$!
 url=""
 for _ in $(seq 1 100); do
@@ -35,23 +46,34 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 [ -n "$url" ] || { cat "$work/serve.log" >&2; echo "error: svc serve printed no URL" >&2; exit 1; }
-echo "svc serving at $url/mcp"
+echo "svc serving at $url/mcp (serve.auth: none, loopback)"
 
-set +e
-npx --yes "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" server \
-  --url "$url/mcp" --expected-failures "$work/expected.yaml" -o "$work/results" 2>&1 | tee "$work/suite.log"
-status=${PIPESTATUS[0]}
-set -e
+status=0
+run_suite() { # label, suite version, expected-failures file, extra args...
+  local label="$1" version="$2" expected="$3"
+  shift 3
+  baseline "$expected" > "$work/expected-$label.yaml"
+  echo "--- conformance $version ($label)"
+  set +e
+  npx --yes "@modelcontextprotocol/conformance@$version" server --url "$url/mcp" \
+    --expected-failures "$work/expected-$label.yaml" -o "$work/results-$label" "$@" > "$work/suite-$label.log" 2>&1
+  local suite_exit=$?
+  set -e
+  if [ ! -d "$work/results-$label" ]; then
+    cat "$work/suite-$label.log" >&2
+    echo "error: conformance $version wrote no results (exit $suite_exit)" >&2
+    status=1
+    return
+  fi
+  grep -E '^(Total|Not scored)' "$work/suite-$label.log" || true
+  node .ci/conformance-verdict.mjs "$label" "$work/results-$label" "$expected" || status=1
+}
 
-# Genuine passes only: a scenario whose checks passed on an "Unknown tool" or "not found" answer passed
-# falsely against a server without the suite's fixtures; it is reported, never counted.
-false_passes="$(grep -l -E 'Unknown tool|not found' "$work"/results/*/checks.json 2>/dev/null | xargs -r grep -l '"SUCCESS"' | xargs -r -n1 dirname | xargs -r -n1 basename | sed -E 's/^server-//; s/-[0-9]{4}-[0-9]{2}-[0-9]{2}T.*$//' || true)"
-if [ -n "$false_passes" ]; then
-  echo "scenarios that passed on a fixture-less answer (not counted as passes):"
-  echo "$false_passes" | sed 's/^/  /'
-fi
+run_suite 2025-11-25 "$SUITE_2025" test/mcp/conformance-expected-failures.txt
+run_suite 2026-07-28 "$SUITE_2026" test/mcp/conformance-expected-failures-2026-07-28.txt --requirements 2026-07-28
+
 if [ "$status" -ne 0 ]; then
   echo "conformance: FAILED (unexpected failures or stale expected-failures entries; see above)" >&2
   exit "$status"
 fi
-echo "conformance: passed (expected failures: $(grep -c '^  - ' "$work/expected.yaml"), fixture scenarios only)"
+echo "conformance: passed for 2025-11-25 and 2026-07-28 (expected failures need the suite's fixtures only)"

@@ -1,9 +1,9 @@
 // The MCP front end on GitHub's REST description: how soon a spawned `svc serve --transport stdio`
-// answers (warm start: compile cache and early answers cached by an earlier start; cold start:
+// answers (warm start: compile cache filled by an earlier start; cold start:
 // empty cache folder), round trips of the read tools over stdio, the server's peak RSS, and what the LLM pays
 // in tokens (tools/list, a listing line, inspect of large endpoints against the raw dereferenced
 // operation). The JSON.parse time of the same file, measured in the same run, is the yardstick.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -76,8 +76,7 @@ async function startServer(config: string, cacheHome: string): Promise<{ client:
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...(process.features?.typescript ? [] : ['--import', 'tsx']), SVC, 'serve', '--config', config, '--transport', 'stdio'],
-    // Debug lines say whether the early answers were found, used and written; kept for an error message.
-    env: { ...env, XDG_CACHE_HOME: cacheHome, SVC_DEBUG: '1' },
+    env: { ...env, XDG_CACHE_HOME: cacheHome },
     stderr: 'pipe',
     cwd: REPO,
   });
@@ -89,51 +88,24 @@ async function startServer(config: string, cacheHome: string): Promise<{ client:
   return { client, transport, toolsListMs: performance.now() - spawnedAt, tools, stderr: () => stderr };
 }
 
-const earlyAnswersIn = (cacheHome: string): string[] => {
-  try {
-    return readdirSync(path.join(cacheHome, 'svc', 'early-answers')).filter((f) => f.endsWith('.json'));
-  } catch {
-    return [];
-  }
-};
-
-/** Waits until a start has cached its early answers (written once the SDK is loaded). */
-async function untilCached(cacheHome: string, stderr: () => string): Promise<void> {
-  for (const until = Date.now() + 20_000; earlyAnswersIn(cacheHome).length === 0; ) {
-    if (Date.now() > until) throw new Error(`svc serve cached no early answers; its stderr:\n${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
- * spawn -> first tools/list answer, START_SAMPLES times each, interleaved: warm (both caches
- * filled by one earlier start), cold (a new empty cache folder each time), and compile cache only
- * (the early answers removed before each start: what a new svc build's first start costs).
+ * spawn -> first tools/list answer, START_SAMPLES times each, interleaved: warm (compile cache
+ * filled by one earlier start) and cold (a new empty cache folder each time).
  */
-async function startUpTimes(config: string, warmHome: string): Promise<{ warm: number[]; cold: number[]; compileOnly: number[] }> {
+async function startUpTimes(config: string, warmHome: string): Promise<{ warm: number[]; cold: number[] }> {
   const once = async (home: string): Promise<number> => {
-    const { client, toolsListMs, stderr } = await startServer(config, home);
-    try {
-      await untilCached(home, stderr);
-    } finally {
-      await client.close();
-    }
+    const { client, toolsListMs } = await startServer(config, home);
+    await client.close();
     return toolsListMs;
   };
-  await once(warmHome); // fills both caches
-  const compileHome = mkdtempSync(path.join(tmpdir(), 'svc-mcp-bench-compile-'));
-  await once(compileHome);
-  const out = { warm: [] as number[], cold: [] as number[], compileOnly: [] as number[] };
+  await once(warmHome); // fills the compile cache
+  const out = { warm: [] as number[], cold: [] as number[] };
   for (let i = 0; i < START_SAMPLES; i++) {
     out.warm.push(await once(warmHome));
     const coldHome = mkdtempSync(path.join(tmpdir(), 'svc-mcp-bench-cold-'));
     out.cold.push(await once(coldHome));
     rmSync(coldHome, { recursive: true, force: true });
-    rmSync(path.join(compileHome, 'svc', 'early-answers'), { recursive: true, force: true });
-    out.compileOnly.push(await once(compileHome));
   }
-  rmSync(compileHome, { recursive: true, force: true });
-  if (earlyAnswersIn(warmHome).length !== 1) throw new Error(`expected one cached early answers file, found ${earlyAnswersIn(warmHome).length}`);
   return out;
 }
 
@@ -236,14 +208,13 @@ export async function run(): Promise<string> {
     '',
     `GitHub REST description (@octokit/openapi ${OCTOKIT_OPENAPI}, ${(size / 1024 / 1024).toFixed(1)} MB, ${ids.length} endpoints), served by a spawned`,
     `\`svc serve --transport stdio\` (svc.yaml names the spec \`${SPEC}\`), reached with the SDK Client over stdio. Tokens: gpt-tokenizer, o200k_base.`,
-    'Start-up: the caches (Node\'s compile cache, the early answers) live in a temp XDG_CACHE_HOME of the bench\'s own.',
+    'Start-up: Node\'s compile cache lives in a temp XDG_CACHE_HOME of the bench\'s own.',
     '',
     '| Measure | Value |',
     '|---|---:|',
     `| JSON.parse of the same file (median of 5, same run) | ${ms(median(parseMs))} ms |`,
-    `| spawn -> first tools/list answer, warm start: compile cache and early answers cached (median of ${START_SAMPLES}) | ${ms(median(starts.warm))} ms |`,
+    `| spawn -> first tools/list answer, warm start: compile cache filled (median of ${START_SAMPLES}) | ${ms(median(starts.warm))} ms |`,
     `| spawn -> first tools/list answer, cold start: empty cache folder (median of ${START_SAMPLES}) | ${ms(median(starts.cold))} ms |`,
-    `| spawn -> first tools/list answer, compile cache only: a new build's first start (median of ${START_SAMPLES}) | ${ms(median(starts.compileOnly))} ms |`,
     `| spawn -> first tools/list answer, warm start of the session below | ${ms(toolsListMs)} ms |`,
     `| spawn -> first search answer, same session (catalogue loaded) | ${ms(firstSearchMs)} ms |`,
     `| peak RSS of the server (VmHWM, after all calls below) | ${peak} |`,

@@ -57,6 +57,11 @@ function resolveLocal(from: string, specifier: string): string | undefined {
 const PACKAGE_OWNER: Readonly<Record<string, string>> = {
   minisearch: 'catalog',
   '@modelcontextprotocol/sdk': 'mcp',
+  '@modelcontextprotocol/server': 'mcp',
+  '@modelcontextprotocol/server-legacy': 'mcp',
+  '@modelcontextprotocol/node': 'mcp',
+  '@modelcontextprotocol/core': 'mcp',
+  '@modelcontextprotocol/client': 'mcp',
   ky: 'invoke',
   chokidar: 'daemon',
 };
@@ -69,7 +74,7 @@ const FORBIDDEN_AREAS: Readonly<Record<string, readonly string[]>> = {
 
 /** What the light paths must not load at runtime, even through other modules. */
 const HEAVY_AREAS = ['catalog', 'mcp', 'import'];
-const HEAVY_PACKAGES = ['minisearch', '@modelcontextprotocol/sdk', '@apidevtools/json-schema-ref-parser'];
+const HEAVY_PACKAGES = ['minisearch', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/server-legacy', '@modelcontextprotocol/node', '@apidevtools/json-schema-ref-parser'];
 
 /** Entry files of the light paths: the CLI entry (and the update/status commands when they exist), all of src/ipc. */
 function lightEntries(files: ReadonlyMap<string, string>): string[] {

@@ -13,14 +13,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     usage: 'serve [...files]',
-    describe: 'Serve the specs to an LLM over MCP (stdio, or HTTP with --transport sse)',
+    describe: 'Serve the specs to an LLM over MCP (stdio, or HTTP with --transport http)',
     options: [
-      ['--transport <transport>', 'stdio or sse (HTTP: Streamable HTTP at /mcp and legacy SSE at /sse)'],
+      ['--transport <transport>', 'stdio or http (Streamable HTTP at /mcp, legacy SSE at /sse; sse is an older name of http)'],
       ['--host <host>', 'HTTP address to bind (default 127.0.0.1; others need serve.tokenEnv)'],
       ['--port <port>', 'HTTP port (default 7331; 0 picks a free one)'],
       ['--socket <path>', 'IPC socket for svc update/status (default: $SVC_CONFIG-derived private folder; also $SVC_SOCKET)'],
     ],
-    examples: ['svc serve', 'svc serve --transport sse --port 0', 'svc serve specs/petstore.yaml'],
+    examples: ['svc serve', 'svc serve --transport http --port 0', 'svc serve specs/petstore.yaml'],
     load: () => import('./serve.ts'),
   },
   {

@@ -1,4 +1,4 @@
-// `svc serve [FILE...] [--transport stdio|sse] [--host H] [--port N]`: the long-running MCP server.
+// `svc serve [FILE...] [--transport stdio|http] [--host H] [--port N]`: the long-running MCP server.
 // Flags override svc.yaml's `serve` keys. In stdio mode stdout carries MCP only; every human
 // message goes to stderr.
 import module from 'node:module';
@@ -12,10 +12,10 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
   const serve = { ...config.serve };
   const transport = options['transport'];
   if (transport !== undefined) {
-    if (transport !== 'stdio' && transport !== 'sse') {
-      throw new SvcError('bad-flag', `--transport must be stdio or sse, not "${String(transport)}"`);
+    if (transport !== 'stdio' && transport !== 'http' && transport !== 'sse') {
+      throw new SvcError('bad-flag', `--transport must be stdio or http (sse is the older name of http), not "${String(transport)}"`);
     }
-    serve.transport = transport;
+    serve.transport = transport === 'sse' ? 'http' : transport;
   }
   const host = options['host'];
   if (host !== undefined) {

@@ -17,7 +17,7 @@ import {
 } from './types.ts';
 
 export const TOP_KEYS = ['specsDir', 'socket', 'serve', 'limits', 'specs'] as const;
-export const SERVE_KEYS = ['transport', 'host', 'port', 'tokenEnv', 'allowedOrigins', 'maxBodyBytes', 'maxSessions'] as const;
+export const SERVE_KEYS = ['transport', 'host', 'port', 'auth', 'tokenEnv', 'allowedOrigins', 'maxBodyBytes', 'maxSessions', 'sessionIdleMs'] as const;
 export const LIMITS_KEYS = ['maxSpecBytes', 'maxResponseBytes', 'maxImageBytes'] as const;
 export const SPEC_KEYS = [
   'path', 'name', 'collection', 'refs', 'baseUrl', 'serverVariables', 'allowedOrigins',
@@ -45,6 +45,8 @@ const DEFAULT_SERVE: ServeConfig = {
   allowedOrigins: [],
   maxBodyBytes: DEFAULTS.maxBodyBytes,
   maxSessions: DEFAULTS.maxSessions,
+  sessionIdleMs: DEFAULTS.sessionIdleMs,
+  auth: 'token',
 };
 
 const DEFAULT_LIMITS: LimitsConfig = {
@@ -180,21 +182,26 @@ function readServe(r: Reader, at: Located | undefined): ServeConfig {
     const v = m.get(key);
     return (v && read(v)) ?? fallback;
   };
-  const transport = get('transport', (v) => r.oneOf(v, ['stdio', 'sse'] as const), DEFAULT_SERVE.transport);
+  // `sse` is the older name of the HTTP mode (it serves Streamable HTTP and legacy SSE alike).
+  const named = get('transport', (v) => r.oneOf(v, ['stdio', 'http', 'sse'] as const), DEFAULT_SERVE.transport);
+  const transport = named === 'sse' ? 'http' : named;
   const host = get('host', (v) => r.string(v, 'a host name or IP address'), DEFAULT_SERVE.host);
   const port = get('port', (v) => r.integer(v, 0, 65_535), DEFAULT_SERVE.port);
+  const auth = get('auth', (v) => r.oneOf(v, ['token', 'none'] as const), DEFAULT_SERVE.auth);
   const allowedOrigins = get('allowedOrigins', (v) => readOrigins(r, v), DEFAULT_SERVE.allowedOrigins);
   const maxBodyBytes = get('maxBodyBytes', (v) => r.size(v), DEFAULT_SERVE.maxBodyBytes);
   const maxSessions = get('maxSessions', (v) => r.integer(v, 1, 100_000), DEFAULT_SERVE.maxSessions);
+  const sessionIdleMs = get('sessionIdleMs', (v) => r.integer(v, 1_000, 7 * 24 * 3_600_000), DEFAULT_SERVE.sessionIdleMs);
   const tokenAt = m.get('tokenEnv');
   const tokenEnv = tokenAt && readEnvName(r, tokenAt);
-  if (transport === 'sse' && !isLoopback(host) && tokenEnv === undefined && !tokenAt) {
+  if (auth === 'none' && !isLoopback(host)) {
     r.problem(
-      m.get('host') ?? at,
-      `serving on ${host}, which is reachable from other machines, needs a bearer token: set \`serve.tokenEnv\` to the name of an environment variable holding it`,
+      m.get('auth') ?? at,
+      `serve.auth: none on ${host}, which is reachable from other machines: anyone there could call your APIs with your credentials; remove \`auth: none\` (a bearer token is then required) or bind 127.0.0.1`,
     );
   }
-  const serve: ServeConfig = { transport, host, port, allowedOrigins, maxBodyBytes, maxSessions };
+  if (auth === 'none' && tokenAt) r.problem(tokenAt, 'serve.tokenEnv names a token, but serve.auth is none: remove one of the two');
+  const serve: ServeConfig = { transport, host, port, auth, allowedOrigins, maxBodyBytes, maxSessions, sessionIdleMs };
   return tokenEnv !== undefined ? { ...serve, tokenEnv } : serve;
 }
 

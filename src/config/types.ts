@@ -56,17 +56,22 @@ export interface SpecConfig {
 }
 
 export interface ServeConfig {
-  readonly transport: 'stdio' | 'sse';
+  /** `http` serves Streamable HTTP at /mcp and legacy SSE at /sse (`sse` in svc.yaml or --transport is the same). */
+  readonly transport: 'stdio' | 'http';
   readonly host: string;
   readonly port: number;
-  /** Environment variable holding the bearer token; required when `host` is not loopback. */
+  /** HTTP clients must send a bearer token (`token`, the default), or nothing (`none`, loopback only). */
+  readonly auth: 'token' | 'none';
+  /** Environment variable holding the bearer token; else svc creates one in the user's state folder. */
   readonly tokenEnv?: string;
   /** Extra origins allowed to reach the HTTP transport (besides localhost ones). */
   readonly allowedOrigins: readonly string[];
   /** Max HTTP request body bytes. */
   readonly maxBodyBytes: number;
-  /** Open HTTP sessions kept at most; past it the session idle longest is closed. */
+  /** Open HTTP sessions kept at most; past it one of the client holding the most is closed. */
   readonly maxSessions: number;
+  /** An HTTP session nobody used for this long is closed. */
+  readonly sessionIdleMs: number;
 }
 
 export interface LimitsConfig {
@@ -102,4 +107,5 @@ export const DEFAULTS = {
   maxImageBytes: 1024 * 1024,
   maxBodyBytes: 4 * 1024 * 1024,
   maxSessions: 256,
+  sessionIdleMs: 30 * 60 * 1000,
 } as const;

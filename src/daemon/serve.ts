@@ -15,7 +15,7 @@ import type { Config } from '../config/types.ts';
 import type { Invoker } from '../invoke/index.ts';
 import { formatDiagnostic, type ImportOutcome, type ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
-import { isLoopbackHost } from '../mcp/guard.ts';
+import { describeAuth, resolveHttpAuth, type HttpAuth } from '../mcp/token.ts';
 import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
@@ -107,33 +107,14 @@ function makeInvoker(config: Config): Invoker {
   };
 }
 
-/** The bearer token from the environment variable svc.yaml names; required off loopback. */
-export function resolveToken(config: Config, env: NodeJS.ProcessEnv): string | undefined {
-  const name = config.serve.tokenEnv;
-  if (name === undefined) {
-    if (config.serve.transport === 'sse' && !isLoopbackHost(config.serve.host)) {
-      throw new SvcError('token-required', `serve.host ${config.serve.host} is not loopback, so clients must send a bearer token`, {
-        hint: 'set serve.tokenEnv in svc.yaml to the NAME of an environment variable holding the token, or bind 127.0.0.1',
-      });
-    }
-    return undefined;
-  }
-  const value = env[name];
-  if (!value) {
-    throw new SvcError('token-missing', `environment variable ${name} (serve.tokenEnv) is not set or empty`, {
-      hint: `export ${name}=<a long random token> before starting svc serve`,
-    });
-  }
-  return value;
-}
-
 export async function startServe(options: ServeOptions): Promise<Daemon> {
   const { config } = options;
   const log = options.log ?? ((line: string) => void process.stderr.write(`svc: ${line}\n`));
   const catalogModule = await import('../catalog/index.ts');
   const CatalogClass = (catalogModule as Partial<typeof catalogModule>).Catalog;
   if (typeof CatalogClass !== 'function') throw new SvcError('no-catalog', 'the catalogue is not available in this build');
-  const token = config.serve.transport === 'sse' ? resolveToken(config, options.env ?? process.env) : undefined;
+  // Before anything is claimed: a token variable that is not set stops the start with a clear message.
+  const auth: HttpAuth | undefined = config.serve.transport === 'http' ? resolveHttpAuth(config.serve, options.env ?? process.env) : undefined;
 
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
@@ -162,6 +143,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   // since reading and parsing the specs holds the thread the early answers need.
   let startImport!: () => void;
   const importing = new Promise<void>((resolve) => (startImport = resolve));
+  let loaded = false;
   const ready = importing.then(() => {
     started = performance.now();
     return importConfigured(config);
@@ -169,6 +151,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
+      loaded = true;
       reportOutcomes(result, log, performance.now() - started);
       void services?.seed(config, result);
     },
@@ -207,7 +190,8 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   try {
     if (config.serve.transport === 'stdio') {
       const stdio = await serveStdio({ context, log, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
-      startImport();
+      // Parsing specs holds the thread: let the client's first exchange (tools/list) be answered first.
+      void stdio.firstExchange.then(startImport);
       // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
       void stdio.closed.then(() => close());
       handle = stdio;
@@ -216,21 +200,26 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     } else {
       startImport();
       const { startHttp, MCP_PATH, SSE_PATH } = await import('../mcp/http.ts');
+      const httpAuth = auth ?? { kind: 'none' as const };
       const http = await startHttp({
         context,
         ...(hooks ? { hooks } : {}),
         host: config.serve.host,
         port: config.serve.port,
-        ...(token !== undefined ? { token } : {}),
+        auth: httpAuth,
         allowedOrigins: config.serve.allowedOrigins,
         maxBodyBytes: config.serve.maxBodyBytes,
         maxSessions: config.serve.maxSessions,
+        sessionIdleMs: config.serve.sessionIdleMs,
+        ready: () => loaded,
         log,
       });
       handle = http;
       url = http.url;
-      services?.setTransport({ transport: 'sse', url: `${http.url}${MCP_PATH}`, sessions: () => http.sessionCount() });
-      log(`serving MCP on ${http.url}${MCP_PATH} (Streamable HTTP) and ${http.url}${SSE_PATH} (legacy SSE)${token ? ', bearer token required' : ''}`);
+      const authLine = describeAuth(httpAuth);
+      services?.setTransport({ transport: 'http', url: `${http.url}${MCP_PATH}`, auth: authLine, sessions: () => http.sessionCount() });
+      log(`serving MCP on ${http.url}${MCP_PATH} (Streamable HTTP, protocol 2025-11-25 and 2026-07-28) and ${http.url}${SSE_PATH} (legacy SSE, deprecated); ${authLine}`);
+      if (httpAuth.kind === 'none') log('warning: serve.auth is none: any program or user on this machine that can reach the port can call your APIs with your credentials');
     }
   } catch (error) {
     await services?.close();

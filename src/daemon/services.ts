@@ -53,6 +53,8 @@ export interface DaemonServicesOptions {
 export interface TransportInfo {
   readonly transport: string;
   readonly url?: string;
+  /** HTTP: how clients authenticate (describeAuth's line). */
+  readonly auth?: string;
   /** Open MCP sessions, when the transport counts them better than the metrics hook. */
   readonly sessions?: () => number;
 }
@@ -163,6 +165,7 @@ export class DaemonServices {
       startedAt: this.startedAt,
       transport: this.#transport.transport,
       ...(this.#transport.url !== undefined ? { url: this.#transport.url } : {}),
+      ...(this.#transport.auth !== undefined ? { auth: this.#transport.auth } : {}),
       socket: this.socketPath,
       config: this.#options.config.file,
       states,

@@ -11,6 +11,7 @@ export interface StatusInput {
   readonly startedAt: number;
   readonly transport: string;
   readonly url?: string;
+  readonly auth?: string;
   readonly socket: string;
   readonly config: string;
   readonly states: readonly SpecState[];
@@ -52,6 +53,7 @@ export function buildStatus(input: StatusInput): StatusResult {
     uptimeMs: Date.now() - input.startedAt,
     transport: input.transport,
     ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.auth !== undefined ? { auth: input.auth } : {}),
     socket: input.socket,
     config: input.config,
     specs,

@@ -107,6 +107,7 @@ export function formatStatus(s: StatusResult): string {
   const lines: string[] = [];
   lines.push(`daemon pid ${s.pid}, svc ${s.version}, up ${duration(s.uptimeMs)}`);
   lines.push(`  transport ${s.transport}${s.url ? ` at ${s.url}` : ''}`);
+  if (s.auth) lines.push(`  auth      ${s.auth}`);
   lines.push(`  socket    ${s.socket}`);
   lines.push(`  config    ${s.config}${s.pendingConfig ? ' (changed on disk, run svc update)' : ''}`);
   lines.push(`  specs:${s.loading ? ' (first import still running)' : ''}`);

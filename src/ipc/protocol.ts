@@ -140,6 +140,8 @@ export interface StatusResult {
   readonly transport: string;
   /** Where MCP clients reach this daemon over HTTP; absent for stdio. */
   readonly url?: string;
+  /** HTTP only: how clients authenticate and where the token is (never the token itself). */
+  readonly auth?: string;
   readonly socket: string;
   readonly config: string;
   readonly specs: readonly SpecStatus[];

@@ -1,45 +1,48 @@
-// One node:http server that offers both HTTP transports, so every current client can connect:
-//   /mcp                      Streamable HTTP (protocol 2025-03-26 and later)
-//   GET /sse, POST /messages  the legacy HTTP+SSE transport (2024-11-05)
-// Each session gets its own McpServer. Every request passes the Host/Origin check and,
-// when a token is configured, the bearer-token check, before anything else runs.
+// One node:http server for every MCP client over HTTP:
+//   /mcp      Streamable HTTP, both protocol eras side by side:
+//               2026-07-28 requests are stateless, one server instance per request (so several
+//               daemons behind a load balancer serve the same catalogue);
+//               2025-era requests (no per-request envelope) are served as before, in sessions.
+//   /sse, /messages  the legacy HTTP+SSE transport (2024-11-05), deprecated, kept for old clients.
+//   /healthz, /readyz  liveness and readiness (catalogue loaded) for probes: no token, no details.
+// Every MCP request passes the Host/Origin check and the bearer-token check before anything else,
+// and its body is refused past maxBodyBytes before it is buffered.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server, type Transport } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
+import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { DEFAULTS } from '../config/types.ts';
 import { SvcError } from '../model/errors.ts';
+import { BodyTooLarge, readBody } from './body.ts';
 import { checkHostAndOrigin, isLoopbackHost, tokenChecker } from './guard.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
+import { SessionTable, clientKey, type SessionEntry } from './sessions.ts';
+import type { HttpAuth } from './token.ts';
 
 export const MCP_PATH = '/mcp';
 export const SSE_PATH = '/sse';
 export const MESSAGES_PATH = '/messages';
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
 
-/** Sessions nobody touched for this long are closed (clients that vanish without DELETE). */
-const IDLE_SESSION_MS = 60 * 60 * 1000;
-/**
- * At most this many sessions are open at once. A client that opens sessions in a loop and
- * abandons them would otherwise hold memory until the idle sweep. Past the cap one session is
- * closed (its client gets 404 and can start a new one): one that never made a request after the
- * handshake if there is one, so a flood of abandoned sessions does not push out clients at work;
- * among those, the one touched longest ago.
- */
 export const DEFAULT_MAX_SESSIONS = DEFAULTS.maxSessions;
 
 export interface HttpOptions extends McpServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** Required when `host` is not loopback. Never logged. */
-  readonly token?: string;
+  /** Bearer token or none; a host other than loopback requires a token. Never logged. */
+  readonly auth: HttpAuth;
   readonly allowedOrigins?: readonly string[];
   readonly maxBodyBytes: number;
-  /** Open sessions kept at most; default DEFAULT_MAX_SESSIONS. */
+  /** Open 2025-era sessions kept at most; default DEFAULT_MAX_SESSIONS. */
   readonly maxSessions?: number;
+  /** A session idle this long is closed; default DEFAULTS.sessionIdleMs. */
+  readonly sessionIdleMs?: number;
+  /** For /readyz: true once the catalogue is loaded (default: always). */
+  readonly ready?: () => boolean;
   readonly log?: (message: string) => void;
 }
 
@@ -47,17 +50,14 @@ export interface HttpHandle {
   /** Base URL actually bound, e.g. `http://127.0.0.1:41237`. */
   readonly url: string;
   readonly port: number;
-  /** Open sessions (both transports). */
+  /** Open 2025-era sessions (Streamable HTTP and SSE). */
   sessionCount(): number;
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly server: McpServer;
-  readonly transport: StreamableHTTPServerTransport | SSEServerTransport;
-  lastSeen: number;
-  /** Requests after the one that opened the session; the handshake's `initialized` notice is one. */
-  requests: number;
+interface Session extends SessionEntry {
+  readonly server: Server;
+  readonly transport: NodeStreamableHTTPServerTransport | SSEServerTransport;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -73,97 +73,113 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
-class BodyTooLarge extends Error {}
-
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 function displayHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** Writes a web Response (JSON or an SSE stream) to a node response, stopping when the client goes. */
+async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => (headers[key] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const stop = (): void => void reader.cancel().catch(() => {});
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    }
+  } finally {
+    res.off('close', stop);
+    res.end();
+  }
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
 export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   const log = options.log ?? (() => {});
-  if (!isLoopbackHost(options.host) && !options.token) {
-    throw new SvcError('token-required', `refusing to serve MCP on ${options.host} without a bearer token`, {
-      hint: 'set serve.tokenEnv in svc.yaml to the name of an environment variable holding a token, and set that variable; or bind 127.0.0.1',
+  if (!isLoopbackHost(options.host) && options.auth.kind !== 'token') {
+    throw new SvcError('token-required', `refusing to serve MCP on ${options.host} without a bearer token (serve.auth: none)`, {
+      hint: 'remove serve.auth: none (svc then requires a token), or bind 127.0.0.1',
     });
   }
   const policy = { bindHost: options.host, allowedOrigins: options.allowedOrigins ?? [] };
-  const tokenOk = options.token ? tokenChecker(options.token) : undefined;
-  const sessions = new Map<string, Session>();
+  const tokenOk = options.auth.kind === 'token' ? tokenChecker(options.auth.token) : undefined;
+  const sessions = new SessionTable<Session>({
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    idleMs: options.sessionIdleMs ?? DEFAULTS.sessionIdleMs,
+    log,
+  });
 
-  const forget = (id: string): void => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    void session.server.close().catch(() => {});
+  // 2026-07-28: a fresh instance per request, nothing kept between requests. Old-era requests are
+  // routed to the sessions below before they reach it.
+  const modern = createMcpHandler(() => createMcpServer(options), {
+    legacy: 'reject',
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => log(`MCP (2026-07-28): ${error.message}`),
+  });
+  // After `svc update`: 2026-07-28 clients listening (subscriptions/listen) hear tools/list_changed;
+  // session instances tell their own clients (server.ts).
+  const unsubscribe = options.hooks?.onCatalogChanged?.(() => modern.notify.toolsChanged());
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const server = createMcpServer(options, { connection: true });
+    const initialize = (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m)) as { params?: { clientInfo?: { name?: string } } } | undefined;
+    const client = clientKey(req.socket.remoteAddress, header(req, 'user-agent'), initialize?.params?.clientInfo?.name);
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.admit(id, { server, transport, client, lastSeen: Date.now(), requests: 0, close: () => server.close() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
   };
 
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const admit = (id: string, session: Session): void => {
-    while (sessions.size >= maxSessions) {
-      let victim: string | undefined;
-      let victimRank = Infinity;
-      for (const [other, s] of sessions) {
-        const rank = (s.requests > 1 ? 1e15 : 0) + s.lastSeen; // never used first, then idle longest
-        if (rank < victimRank) [victim, victimRank] = [other, rank];
-      }
-      if (victim === undefined) break;
-      log(`${maxSessions} HTTP sessions open: closing one that is idle (serve.maxSessions)`);
-      forget(victim);
-    }
-    sessions.set(id, session);
-  };
-
-  const handleStreamable = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const id = header(req, 'mcp-session-id');
     if (req.method === 'POST') {
-      const body = await readJsonBody(req, options.maxBodyBytes);
+      const body = await readBody(req, options.maxBodyBytes);
       if (id !== undefined) {
-        const session = sessions.get(id);
-        if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+        const session = sessions.touch(id);
+        if (!session || !(session.transport instanceof NodeStreamableHTTPServerTransport)) {
           rpcError(res, 404, -32001, 'Session not found; start a new session with initialize');
           return;
         }
-        session.lastSeen = Date.now();
-        session.requests++;
         await session.transport.handleRequest(req, res, body);
         return;
       }
-      const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-      if (!initializing) {
-        rpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; the first request must be initialize');
+      const abort = new AbortController();
+      res.once('close', () => abort.abort());
+      const request = await toWebRequest(req, body, { signal: abort.signal });
+      if (!(await isLegacyRequest(request, body))) {
+        await writeWebResponse(res, await modern.fetch(request, { parsedBody: body }));
         return;
       }
-      const server = createMcpServer(options);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (newId) => {
-          admit(newId, { server, transport, lastSeen: Date.now(), requests: 0 });
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) forget(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      const initializing = (Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m));
+      if (!initializing) {
+        rpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; the first request must be initialize (protocol 2025-11-25), or send a 2026-07-28 request');
+        return;
+      }
+      await openSession(req, res, body);
       return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       const session = id !== undefined ? sessions.get(id) : undefined;
-      if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+      if (!session || !(session.transport instanceof NodeStreamableHTTPServerTransport)) {
         rpcError(res, id === undefined ? 400 : 404, -32000, id === undefined ? 'Bad Request: mcp-session-id header required' : 'Session not found');
         return;
       }
@@ -174,48 +190,67 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     rpcError(res, 405, -32000, 'Method not allowed', { allow: 'GET, POST, DELETE' });
   };
 
-  const handleSseStream = async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleSseStream = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const transport = new SSEServerTransport(MESSAGES_PATH, res);
-    const server = createMcpServer(options);
+    const server = createMcpServer(options, { connection: true });
     const id = transport.sessionId;
-    admit(id, { server, transport, lastSeen: Date.now(), requests: 0 });
-    res.on('close', () => forget(id));
-    await server.connect(transport);
+    const client = clientKey(req.socket.remoteAddress, header(req, 'user-agent'), undefined);
+    sessions.admit(id, { server, transport, client, lastSeen: Date.now(), requests: 0, close: () => server.close() });
+    res.on('close', () => sessions.forget(id));
+    // The frozen legacy transport is typed against an older copy of the SDK's core; same interface.
+    await server.connect(transport as unknown as Transport);
   };
 
   const handleSseMessage = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    const id = url.searchParams.get('sessionId') ?? '';
-    const session = sessions.get(id);
+    const session = sessions.touch(url.searchParams.get('sessionId') ?? '');
     if (!session || !(session.transport instanceof SSEServerTransport)) {
       rpcError(res, 404, -32001, 'Session not found; open GET /sse first');
       return;
     }
-    session.lastSeen = Date.now();
-    session.requests++;
-    const body = await readJsonBody(req, options.maxBodyBytes);
+    const body = await readBody(req, options.maxBodyBytes);
     await session.transport.handlePostMessage(req, res, body);
   };
 
+  /** Probes: no token, no Host check, nothing but a word (what is loaded stays private). */
+  const handleProbe = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end();
+      return;
+    }
+    const ok = path === HEALTH_PATH || (options.ready?.() ?? true);
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : ok ? 'ok\n' : 'starting\n');
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === HEALTH_PATH || url.pathname === READY_PATH) {
+      req.resume();
+      handleProbe(req, res, url.pathname);
+      return;
+    }
     const refused = checkHostAndOrigin(req, policy);
     if (refused) {
-      log(`refused ${req.method} ${req.url}: ${refused}`);
+      log(`refused ${req.method} ${url.pathname}: ${refused}`);
+      req.resume();
       sendJson(res, 403, { error: `Forbidden: ${refused}` });
       return;
     }
     if (tokenOk && !tokenOk(req)) {
-      sendJson(res, 401, { error: 'Unauthorized: send Authorization: Bearer <token>' }, { 'www-authenticate': 'Bearer' });
+      req.resume();
+      sendJson(res, 401, { error: 'Unauthorized: send Authorization: Bearer <token> (svc status says where the token is)' }, { 'www-authenticate': 'Bearer' });
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
     try {
-      if (url.pathname === MCP_PATH) await handleStreamable(req, res);
+      if (url.pathname === MCP_PATH) await handleMcp(req, res);
       else if (url.pathname === SSE_PATH && req.method === 'GET') await handleSseStream(req, res);
       else if (url.pathname === MESSAGES_PATH && req.method === 'POST') await handleSseMessage(req, res, url);
-      else sendJson(res, 404, { error: `Not found: MCP is served at ${MCP_PATH} (Streamable HTTP) and ${SSE_PATH} (legacy SSE)` });
+      else sendJson(res, 404, { error: `Not found: MCP is served at ${MCP_PATH} (Streamable HTTP) and ${SSE_PATH} (legacy SSE, deprecated)` });
     } catch (error) {
-      if (error instanceof BodyTooLarge) rpcError(res, 413, -32000, `Request body larger than ${options.maxBodyBytes} bytes`);
-      else if (error instanceof SyntaxError) rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      if (error instanceof BodyTooLarge) {
+        rpcError(res, 413, -32000, `Request body larger than ${options.maxBodyBytes} bytes (serve.maxBodyBytes)`, { connection: 'close' });
+        req.resume();
+      } else if (error instanceof SyntaxError) rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       else {
         log(`error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`);
         rpcError(res, 500, -32603, 'Internal error');
@@ -223,7 +258,13 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     }
   };
 
-  const http: Server = createServer((req, res) => void handle(req, res));
+  const http: NodeServer = createServer((req, res) => void handle(req, res));
+  // Clients close an idle keep-alive connection a second before the server's advertised timeout.
+  // With Node's 5 s, a loop held for a second (an update parsing a large spec) lets the server's
+  // timer close a connection the client has just sent on: the client sees a reset. A long timeout
+  // makes that window rare; idle connections still close.
+  http.keepAliveTimeout = 60_000;
+  http.headersTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, options.host, () => {
@@ -234,24 +275,14 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   const port = (http.address() as AddressInfo).port;
   const url = `http://${displayHost(options.host)}:${port}`;
 
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - IDLE_SESSION_MS;
-    for (const [id, s] of sessions) if (s.lastSeen < cutoff) forget(id);
-  }, 60_000);
-  sweep.unref();
-
   return {
     url,
     port,
     sessionCount: () => sessions.size,
     async close() {
-      clearInterval(sweep);
-      const closing = [...sessions.keys()].map((id) => {
-        const s = sessions.get(id)!;
-        sessions.delete(id);
-        return s.server.close().catch(() => {});
-      });
-      await Promise.all(closing);
+      unsubscribe?.();
+      await sessions.closeAll();
+      await modern.close().catch(() => {});
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();

@@ -1,5 +1,5 @@
 // The server's name and version as MCP clients see them (initialize's serverInfo). Kept apart from
-// server.ts so the stdio front answers initialize without loading the SDK (see early.ts).
+// server.ts so the stdio front answers initialize without loading the SDK (before the SDK is loaded).
 import { readFileSync } from 'node:fs';
 
 export const SERVER_NAME = 'svc';

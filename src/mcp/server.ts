@@ -1,11 +1,11 @@
-// The only bridge between our tools (src/tools) and the MCP SDK: one McpServer per session,
-// every tool registered with its zod shapes, results mapped to CallToolResult.
-// Everything protocol-revision specific stays in this folder.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+// The only bridge between our tools (src/tools) and the MCP SDK: one SDK Server per connection
+// (2025-11-25 era: per session) or per request (2026-07-28 era over HTTP), every tool answered by
+// our own tools/list and tools/call handlers. Everything protocol-revision specific stays in this folder.
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
+import { clientCanConfirm, confirmationRound } from './confirm.ts';
 import { SERVER_NAME, SERVER_VERSION } from './identity.ts';
 import { describeTools } from './tool-list.ts';
 
@@ -41,6 +41,14 @@ export interface McpServerOptions {
   readonly hooks?: McpHooks;
 }
 
+/**
+ * The tool list is fixed for a build (names, descriptions, schemas do not depend on the catalogue),
+ * and the catalogue behind the tools changes only on `svc update`, after which every client is
+ * told (list_changed). So 2026-07-28 clients may keep the list an hour, and share it: it is the
+ * same for every caller.
+ */
+export const TOOL_LIST_CACHE = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
+
 export function toCallToolResult(result: ToolResult): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
   for (const image of result.images ?? []) content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
@@ -49,12 +57,6 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   if (result.isError) out.isError = true;
   return out;
 }
-
-const CONFIRM_SCHEMA = {
-  type: 'object' as const,
-  properties: { confirm: { type: 'boolean' as const, title: 'Send this request?' } },
-  required: ['confirm'],
-};
 
 /** `Invalid arguments for search: query must be a text, e.g. "create issue"`, one problem per line. */
 function describeInputError(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[]): string {
@@ -68,92 +70,84 @@ function describeInputError(tool: ToolDefinition, issues: readonly z.core.$ZodIs
   return `Invalid arguments for ${tool.name}: ${problems.join('; ')}`;
 }
 
-/** A fresh McpServer with every tool registered. Call once per connection/session. */
-export function createMcpServer(options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS });
-  const hooks = options.hooks ?? {};
-  watchSession(server, hooks);
+export interface CreateServerOptions {
+  /**
+   * The instance serves one connection for its whole life (stdio, a 2025-era HTTP session, SSE):
+   * it counts as a session and tells its client about catalogue changes. Per-request instances
+   * (2026-07-28 over HTTP) do neither; their HTTP front publishes changes to listeners instead.
+   */
+  readonly connection?: boolean;
+}
 
-  // MCP elicitation, when the connected client declared it can show a form; otherwise no confirm,
-  // and invoke applies its policy for writes that need one.
-  const confirm = async (message: string): Promise<boolean> => {
-    const answer = await server.server.elicitInput({ mode: 'form', message, requestedSchema: CONFIRM_SCHEMA });
-    return answer.action === 'accept' && answer.content?.['confirm'] === true;
-  };
+/** A fresh SDK Server with every tool. Call once per connection (or per stateless request). */
+export function createMcpServer(options: McpServerOptions, create: CreateServerOptions = {}): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions: INSTRUCTIONS,
+      cacheHints: { 'tools/list': TOOL_LIST_CACHE, 'server/discover': TOOL_LIST_CACHE },
+    },
+  );
+  const hooks = options.hooks ?? {};
+  if (create.connection) watchConnection(server, hooks);
 
   const tools = options.tools ?? TOOLS;
-  const run = async (tool: ToolDefinition, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
-    const base = await options.context();
-    const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
-    const ctx: ToolContext = { ...base, signal, ...(canAsk ? { confirm } : {}) };
-    const started = performance.now();
-    const result = await runTool(tool, args, ctx);
-    hooks.toolCall?.(tool.name, performance.now() - started, !result.isError);
-    return toCallToolResult(result);
-  };
-
-  // registerTool keeps McpServer's bookkeeping (capabilities, enable/disable); tools/list and
-  // tools/call are answered by our own handlers below.
-  for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.annotations.title,
-        description: tool.description,
-        inputSchema: tool.inputShape,
-        ...(tool.outputShape ? { outputSchema: tool.outputShape } : {}),
-        annotations: tool.annotations,
-      },
-      async (args: Record<string, unknown>, extra) => run(tool, args, extra.signal),
-    );
-  }
-
-  // tools/call is ours: an unknown tool is the JSON-RPC error -32602 the spec asks for (McpServer
-  // answers it as a tool result), and bad arguments are tool errors (isError) in plain words,
-  // so the model can correct its next call.
   const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
-  // Generated once per tool array (describeTools caches it); the stdio front's cached early
-  // answers are this very list, as an earlier run of the same build answered it.
+  // Generated once per tool array (describeTools caches it).
   const listed = describeTools(tools);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', () => ({ tools: listed }));
+
+  // An unknown tool is the JSON-RPC error -32602 the spec asks for, and bad arguments are tool
+  // errors (isError) in plain words, so the model can correct its next call.
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const entry = byName.get(request.params.name);
     if (!entry) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; the tools are ${[...byName.keys()].join(', ')}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; the tools are ${[...byName.keys()].join(', ')}`);
     }
     const parsed = entry.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       return toCallToolResult({ isError: true, text: describeInputError(entry.tool, parsed.error.issues) });
     }
-    return run(entry.tool, parsed.data as Record<string, unknown>, extra.signal);
+    const base = await options.context();
+    const round = clientCanConfirm(server, ctx) ? confirmationRound(ctx) : undefined;
+    const toolCtx: ToolContext = { ...base, signal: ctx.mcpReq.signal, ...(round ? { confirm: round.confirm } : {}) };
+    const started = performance.now();
+    const result = await runTool(entry.tool, parsed.data as Record<string, unknown>, toolCtx);
+    // The tool asked the person to confirm: nothing was sent; ask through the client, then run again.
+    const ask = round?.pending();
+    if (ask) return ask;
+    hooks.toolCall?.(entry.tool.name, performance.now() - started, !result.isError);
+    return toCallToolResult(result);
   });
   return server;
 }
 
 /**
- * Session counting and catalogue-change notices for one session. After `svc update` changed
- * something, the client gets a notifications/message log line. No list_changed is sent: the
- * tool list (names, descriptions, schemas) does not depend on the catalogue, and this server
- * lists no resources or prompts; what changed is reached through the tools themselves.
+ * Session counting and catalogue-change notices for an instance that lives as long as its
+ * connection. After `svc update` changed something the client gets tools/list_changed (the tool
+ * list itself is fixed, but what the tools answer changed: a client that caches results or the
+ * list learns to refresh) and, on the 2025 era, a notifications/message line saying what changed.
+ * On stdio's 2026-07-28 era the SDK routes list_changed onto the client's subscriptions/listen.
  */
-function watchSession(server: McpServer, hooks: McpHooks): void {
-  let open = false;
-  let unsubscribe: (() => void) | undefined;
-  server.server.oninitialized = () => {
-    if (open) return;
-    open = true;
-    hooks.sessionOpened?.();
-    unsubscribe = hooks.onCatalogChanged?.((change) => {
-      if (!server.isConnected()) return;
+function watchConnection(server: Server, hooks: McpHooks): void {
+  let open = true;
+  hooks.sessionOpened?.();
+  const unsubscribe = hooks.onCatalogChanged?.((change) => {
+    if (!open || server.transport === undefined) return;
+    void server.sendToolListChanged().catch(() => {});
+    if (server.getClientCapabilities() !== undefined) {
       void server.sendLoggingMessage({ level: 'info', logger: 'svc', data: change.message }).catch(() => {});
-    });
-  };
-  const previousOnClose = server.server.onclose;
-  server.server.onclose = () => {
+    }
+  });
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
     previousOnClose?.();
-    unsubscribe?.();
-    unsubscribe = undefined;
-    if (open) hooks.sessionClosed?.();
+    if (!open) return;
     open = false;
+    unsubscribe?.();
+    hooks.sessionClosed?.();
   };
 }
+
+export type { ServerContext };

@@ -4,7 +4,7 @@
 // clear tool error anyway; `{}` adds nothing), `required` inside output items (the output schema
 // documents field names and types; the client checks the top level), annotation values equal to
 // the spec's defaults.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolDefinition } from '../tools/types.ts';
 

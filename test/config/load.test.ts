@@ -19,6 +19,16 @@ async function problems(yaml: string, files: Record<string, string> = { 'specs/p
   assert.fail('expected a ConfigError');
 }
 
+/** Loads `yaml` as svc.yaml beside the spec file; it must be valid. */
+async function load(yaml: string): Promise<Awaited<ReturnType<typeof loadConfig>>> {
+  const project = await tempProject({ 'specs/pets.yaml': SPEC, 'svc.yaml': yaml });
+  try {
+    return await loadConfig(project.config);
+  } finally {
+    await project.cleanup();
+  }
+}
+
 function only(list: readonly ConfigProblem[]): ConfigProblem {
   assert.equal(list.length, 1, `expected one problem, got: ${JSON.stringify(list, null, 1)}`);
   return list[0]!;
@@ -40,6 +50,8 @@ describe('loadConfig defaults', () => {
         allowedOrigins: [],
         maxBodyBytes: DEFAULTS.maxBodyBytes,
         maxSessions: DEFAULTS.maxSessions,
+        sessionIdleMs: DEFAULTS.sessionIdleMs,
+        auth: 'token',
       });
       assert.deepEqual(config.limits, {
         maxSpecBytes: DEFAULTS.maxSpecBytes,
@@ -75,7 +87,7 @@ describe('loadConfig defaults', () => {
       'conf/svc.yaml': `
 specsDir: apis
 socket: run/svc.sock
-serve: { transport: sse, host: 0.0.0.0, port: 0, tokenEnv: SVC_TOKEN, allowedOrigins: [https://app.example.com/], maxBodyBytes: 1mb, maxSessions: 10 }
+serve: { transport: sse, host: 0.0.0.0, port: 0, tokenEnv: SVC_TOKEN, allowedOrigins: [https://app.example.com/], maxBodyBytes: 1mb, maxSessions: 10, sessionIdleMs: 60000 }
 limits: { maxSpecBytes: 10MB, maxResponseBytes: 512kb, maxImageBytes: 2048 }
 specs:
   - path: apis/payments/Stripe API.v2.json
@@ -103,13 +115,15 @@ specs:
       assert.equal(config.specsDir, join(conf, 'apis'));
       assert.equal(config.socket, join(conf, 'run/svc.sock'));
       assert.deepEqual(config.serve, {
-        transport: 'sse',
+        transport: 'http',
         host: '0.0.0.0',
         port: 0,
+        auth: 'token',
         tokenEnv: 'SVC_TOKEN',
         allowedOrigins: ['https://app.example.com'],
         maxBodyBytes: 1024 * 1024,
         maxSessions: 10,
+        sessionIdleMs: 60_000,
       });
       assert.deepEqual(config.limits, { maxSpecBytes: 10 * 1024 * 1024, maxResponseBytes: 512 * 1024, maxImageBytes: 2048 });
       const [first, second] = config.specs;
@@ -268,7 +282,7 @@ specs:
     allowedOrigins: [https://a.example.com/path]
 `);
     const byKey = Object.fromEntries(list.map((p) => [p.key, p]));
-    assert.match(byKey['serve.transport']!.message, /must be one of stdio, sse, not `websocket`/);
+    assert.match(byKey['serve.transport']!.message, /must be one of stdio, http, sse, not `websocket`/);
     assert.equal(byKey['serve.transport']!.line, 2);
     assert.match(byKey['serve.port']!.message, /whole number from 0 to 65535, not `80`/);
     assert.match(byKey['serve.maxBodyBytes']!.message, /size in bytes/);
@@ -319,10 +333,21 @@ specs:
     assert.match(only(await problems('specs: []\n')).message, /lists no specs/);
   });
 
-  it('needs a token for a host reachable from other machines', async () => {
-    const p = only(await problems('serve: { transport: sse, host: 0.0.0.0 }\nspecs: [specs/pets.yaml]\n'));
-    assert.equal(p.key, 'serve.host');
-    assert.match(p.message, /needs a bearer token: set `serve\.tokenEnv`/);
+  it('refuses auth: none for a host reachable from other machines', async () => {
+    const p = only(await problems('serve: { transport: http, host: 0.0.0.0, auth: none }\nspecs: [specs/pets.yaml]\n'));
+    assert.equal(p.key, 'serve.auth');
+    assert.match(p.message, /reachable from other machines/);
+  });
+
+  it('takes a host reachable from other machines with the default token, and sse as the older name of http', async () => {
+    const config = await load('serve: { transport: sse, host: 0.0.0.0 }\nspecs: [specs/pets.yaml]\n');
+    assert.equal(config.serve.transport, 'http');
+    assert.equal(config.serve.auth, 'token');
+  });
+
+  it('refuses auth: none beside tokenEnv, and an auth value other than token or none', async () => {
+    assert.equal(only(await problems('serve: { auth: none, tokenEnv: SVC_TOKEN }\nspecs: [specs/pets.yaml]\n')).key, 'serve.tokenEnv');
+    assert.match(only(await problems('serve: { auth: basic }\nspecs: [specs/pets.yaml]\n')).message, /one of token, none/);
   });
 
   it('takes tokenEnv as a variable name and refuses a token value there', async () => {

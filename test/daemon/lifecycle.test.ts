@@ -2,7 +2,7 @@
 // a second daemon on one explicit socket, abuse of the protocol, no daemon at all, signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -55,7 +55,7 @@ test('the daemon listens on a private socket, reports itself in status, and SIGT
     assert.equal(s.pid, d.pid);
     assert.equal(s.socket, d.socket);
     assert.equal(s.config, p.configFile);
-    assert.equal(s.transport, 'sse');
+    assert.equal(s.transport, 'http');
     assert.match(s.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.equal(s.totals.endpoints, 1);
     assert.equal(s.specs[0]!.format, 'openapi-3.0');
@@ -184,9 +184,16 @@ test('status counts Streamable HTTP sessions and their tool calls', { skip }, as
   const d = await startDaemon(p);
   const status = async (): Promise<StatusResult> => (await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status'])).json.daemons[0]!.status;
   try {
-    const url = (await status()).url!;
+    const first = await status();
+    const url = first.url!;
+    // svc status says where the token is (a file only the user can read) and how to send it, never the token.
+    const file = /the token in (\S+)/.exec(first.auth ?? '')?.[1];
+    assert.ok(file, `status names the token file: ${first.auth}`);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const token = readFileSync(file, 'utf8').trim();
+    assert.match(first.auth!, /Authorization: Bearer <token>/);
     const client = new Client({ name: 'svc-status-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     await client.callTool({ name: 'search', arguments: { query: 'pets' } });
     await client.callTool({ name: 'inspect', arguments: { endpointId: 'pets:GET:/nope' } });
     const s = await status();
@@ -196,6 +203,8 @@ test('status counts Streamable HTTP sessions and their tool calls', { skip }, as
     assert.equal(s.toolCalls.byTool['search']?.count, 1);
     const human = await svc(p, ['status']);
     assert.match(human.stdout, /MCP sessions: 1/);
+    assert.match(human.stdout, /auth +clients send "Authorization: Bearer <token>", the token in /);
+    assert.ok(!human.stdout.includes(token) && !d.stderr().includes(token), 'the token itself is never printed');
     assert.match(human.stdout, /tool calls: 2 \(1 errors\), p50 [\d.]+ ms, p99 [\d.]+ ms/);
     await client.close();
   } finally {

@@ -58,7 +58,8 @@ export function project(): Project {
   const dir = mkdtempSync(join(tmpdir(), 'svc-daemon-'));
   const runtime = mkdtempSync(join(tmpdir(), 'svc-rt-'));
   const configFile = join(dir, 'svc.yaml');
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  // The HTTP token svc creates goes to a state folder of this project, never the user's own.
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: join(runtime, 'state') };
   delete env['SVC_SOCKET'];
   delete env['SVC_CONFIG'];
   const write = (rel: string, text: string): string => {
@@ -95,7 +96,7 @@ export interface Daemon {
 }
 
 /** Starts `svc serve` (HTTP on a free port unless args say otherwise) and waits for its control socket. */
-export async function startDaemon(p: Project, args: readonly string[] = ['--transport', 'sse', '--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
+export async function startDaemon(p: Project, args: readonly string[] = ['--transport', 'http', '--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const child = spawn(process.execPath, [...nodeArgs(), SVC_BIN, 'serve', '--config', p.configFile, ...args], {
     cwd: p.dir,
     env: { ...p.env, ...env },

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { call, spawnHttp, spawnSvc, textOf, workspace, type Spawned, type Workspace } from './support.ts';
+import { call, spawnHttp, spawnSvc, stateHome, textOf, workspace, type Workspace } from './support.ts';
 
 interface RawResponse {
   status: number;
@@ -47,9 +47,14 @@ const INITIALIZE = JSON.stringify({
 });
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/** The 1.x SSE client opens its stream with EventSource, which takes headers through its own fetch. */
+function sseInit(headers: Record<string, string>): { fetch: typeof fetch } {
+  return { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) };
+}
+
 describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
   let ws: Workspace;
-  let svc: Spawned & { url: string };
+  let svc: Awaited<ReturnType<typeof spawnHttp>>;
 
   before(async () => {
     ws = await workspace({ serve: 'maxBodyBytes: 4096' });
@@ -67,7 +72,7 @@ describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
 
   it('serves Streamable HTTP at /mcp to the SDK client', async () => {
     const client = new Client({ name: 'e2e-streamable', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: svc.headers } }));
     try {
       assert.equal((await client.listTools()).tools.length, 7);
       assert.match(textOf(await call(client, 'search', { query: 'add an animal' })), /^zoo:POST:\/animals - Add an animal$/m);
@@ -78,7 +83,7 @@ describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
 
   it('serves the legacy HTTP+SSE transport at /sse and /messages to the SDK client', async () => {
     const client = new Client({ name: 'e2e-sse', version: '1' });
-    await client.connect(new SSEClientTransport(new URL(`${svc.url}/sse`)));
+    await client.connect(new SSEClientTransport(new URL(`${svc.url}/sse`), { requestInit: { headers: svc.headers }, eventSourceInit: sseInit(svc.headers) }));
     try {
       assert.equal((await client.listTools()).tools.length, 7);
       const result = await call(client, 'inspect', { endpointId: 'zoo:GET:/keepers' });
@@ -91,8 +96,8 @@ describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
   it('keeps sessions apart: two clients at once, one per transport', async () => {
     const a = new Client({ name: 'a', version: '1' });
     const b = new Client({ name: 'b', version: '1' });
-    await a.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
-    await b.connect(new SSEClientTransport(new URL(`${svc.url}/sse`)));
+    await a.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: svc.headers } }));
+    await b.connect(new SSEClientTransport(new URL(`${svc.url}/sse`), { requestInit: { headers: svc.headers }, eventSourceInit: sseInit(svc.headers) }));
     try {
       const [ra, rb] = await Promise.all([call(a, 'endpoint_by_spec', { spec: 'zoo', limit: 1 }), call(b, 'endpoint_by_spec', { spec: 'weather', limit: 1 })]);
       assert.match(textOf(ra), /zoo:GET:\/animals/);
@@ -120,33 +125,33 @@ describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
 
   it('accepts a local Origin and a local Host', async () => {
     const port = new URL(svc.url).port;
-    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, origin: `http://localhost:${port}`, host: `localhost:${port}` }, body: INITIALIZE });
+    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...svc.headers, origin: `http://localhost:${port}`, host: `localhost:${port}` }, body: INITIALIZE });
     assert.equal(res.status, 200, res.body);
     assert.ok(res.headers['mcp-session-id']);
   });
 
   it('refuses a body over serve.maxBodyBytes with 413', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(8000) } });
-    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: big });
+    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...svc.headers }, body: big });
     assert.equal(res.status, 413);
   });
 
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
-    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: '{not json' });
+    const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...svc.headers }, body: '{not json' });
     assert.equal(res.status, 400);
     assert.equal((JSON.parse(res.body) as { error: { code: number } }).error.code, -32700);
   });
 
   it('answers an unknown session with 404 and a request without session with 400', async () => {
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    const unknown = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-session-id': 'no-such-session' }, body: list });
+    const unknown = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...svc.headers, 'mcp-session-id': 'no-such-session' }, body: list });
     assert.equal(unknown.status, 404);
-    const none = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: list });
+    const none = await raw(`${svc.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...svc.headers }, body: list });
     assert.equal(none.status, 400);
   });
 
   it('answers other paths with 404', async () => {
-    assert.equal((await raw(`${svc.url}/`, {})).status, 404);
+    assert.equal((await raw(`${svc.url}/`, { headers: svc.headers })).status, 404);
   });
 });
 
@@ -157,13 +162,13 @@ describe('svc serve on a non-loopback address', () => {
   });
   after(async () => ws?.cleanup());
 
-  it('refuses to start without a token configured', async () => {
-    const bare = await workspace();
+  it('refuses to start with serve.auth: none, naming the key', async () => {
+    const bare = await workspace({ serve: 'auth: none' });
     try {
-      const proc = spawnSvc(['serve', '--config', bare.configFile, '--transport', 'sse', '--host', '0.0.0.0', '--port', '0']);
+      const proc = spawnSvc(['serve', '--config', bare.configFile, '--transport', 'http', '--host', '0.0.0.0', '--port', '0'], { env: { XDG_STATE_HOME: stateHome(bare.configFile) } });
       assert.equal(await proc.exited, 1);
-      assert.match(proc.stderr(), /bearer token/);
-      assert.match(proc.stderr(), /tokenEnv/);
+      assert.match(proc.stderr(), /auth: none/);
+      assert.match(proc.stderr(), /bearer token|127\.0\.0\.1/);
     } finally {
       await bare.cleanup();
     }
@@ -197,6 +202,41 @@ describe('svc serve on a non-loopback address', () => {
       assert.doesNotMatch(svc.stderr(), new RegExp(token));
     } finally {
       await svc.stop();
+    }
+  });
+});
+
+describe('svc serve over HTTP: the token default and serve.auth: none', () => {
+  it('on loopback, refuses a client without the token svc created, and names the file on stderr', async () => {
+    const ws = await workspace();
+    const svc = await spawnHttp(ws.configFile);
+    try {
+      assert.ok(svc.token.length >= 40, 'svc created a token');
+      assert.match(svc.stderr(), /Authorization: Bearer <token>", the token in \S+http-token/);
+      assert.ok(!svc.stderr().includes(svc.token), 'the token itself is never logged');
+      const missing = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: INITIALIZE });
+      assert.equal(missing.status, 401);
+      const client = new Client({ name: 'e2e-default-token', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: svc.headers } }));
+      assert.equal((await client.listTools()).tools.length, 7);
+      await client.close();
+    } finally {
+      await svc.stop();
+      await ws.cleanup();
+    }
+  });
+
+  it('with serve.auth: none, serves without a token and warns at start', async () => {
+    const ws = await workspace({ serve: 'auth: none' });
+    const svc = await spawnHttp(ws.configFile);
+    try {
+      assert.match(svc.stderr(), /no authentication \(serve\.auth: none\)/);
+      await svc.waitForStderr(/warning: serve\.auth is none/);
+      const res = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: INITIALIZE });
+      assert.equal(res.status, 200, res.body);
+    } finally {
+      await svc.stop();
+      await ws.cleanup();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Test support for the MCP front end: real fixture files in a temp folder, the real importer and
 // catalogue, and real SDK clients (in memory, over a spawned `svc serve` on stdio, SSE and Streamable HTTP).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +20,8 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'mcp');
 export const SPECS = join(FIXTURES, 'specs');
 export const SVC_BIN = join(REPO_ROOT, 'bin', 'svc.js');
+
+export type SessionContextValue = SessionContext;
 
 export interface Workspace {
   readonly dir: string;
@@ -51,11 +54,11 @@ export async function sessionContext(configFile: string): Promise<SessionContext
   return { catalog, config, invoker: createInvoker(config) };
 }
 
-/** An SDK Client talking to a fresh McpServer over the SDK's in-memory transport. */
+/** A 1.x SDK Client talking to a fresh server (2025-11-25 era) over the 1.x SDK's in-memory transport. */
 export async function inMemoryClient(context: SessionContext, capabilities: Record<string, unknown> = {}): Promise<Client> {
-  const server = createMcpServer({ context: () => context });
+  const server = createMcpServer({ context: () => context }, { connection: true });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
+  await server.connect(serverTransport as unknown as Parameters<typeof server.connect>[0]);
   const client = new Client({ name: 'svc-test', version: '1.0.0' }, { capabilities });
   await client.connect(clientTransport);
   return client;
@@ -130,9 +133,22 @@ export function spawnSvc(args: readonly string[], options: { env?: NodeJS.Proces
   };
 }
 
-/** Start `svc serve --transport sse --port 0` and read the bound base URL from stderr. */
-export async function spawnHttp(configFile: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Promise<Spawned & { url: string }> {
-  const proc = spawnSvc(['serve', '--config', configFile, '--transport', 'sse', '--port', '0', ...extra], env ? { env } : {});
+/** The state folder a test's daemon keeps its HTTP token in: beside the test's svc.yaml, never the user's own. */
+export function stateHome(configFile: string): string {
+  return join(dirname(configFile), 'state');
+}
+
+/** Start `svc serve --transport http --port 0` and read the bound base URL from stderr, and the token svc created. */
+export async function spawnHttp(
+  configFile: string,
+  extra: readonly string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<Spawned & { url: string; token: string; headers: Record<string, string> }> {
+  const proc = spawnSvc(['serve', '--config', configFile, '--transport', 'http', '--port', '0', ...extra], { env: { XDG_STATE_HOME: stateHome(configFile), ...env } });
   const match = await proc.waitForStderr(/serving MCP on (http:\/\/\S+?)\/mcp/);
-  return Object.assign(proc, { url: match[1]! });
+  const file = /the token in (\S+)/.exec(proc.stderr())?.[1];
+  // A token from serve.tokenEnv is the test's own; one svc created is read from the file it names.
+  const token = file !== undefined && file.startsWith('/') ? readFileSync(file, 'utf8').trim() : '';
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return Object.assign(proc, { url: match[1]!, token, headers });
 }

@@ -102,7 +102,7 @@ describe('faults around a live daemon', () => {
     const { dir, config } = project();
     const socket = join(dir, 'd.sock');
     const full = openSync('/dev/full', 'w');
-    const proc = spawn(process.execPath, [join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', config, '--transport', 'sse', '--port', '0'], { cwd: dir, env: { ...process.env, SVC_SOCKET: socket }, stdio: ['ignore', 'ignore', full] });
+    const proc = spawn(process.execPath, [join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', config, '--transport', 'http', '--port', '0'], { cwd: dir, env: { ...process.env, SVC_SOCKET: socket, XDG_STATE_HOME: join(dir, '.state') }, stdio: ['ignore', 'ignore', full] });
     closeSync(full);
     let exited: number | null | undefined;
     proc.on('exit', (code) => (exited = code));

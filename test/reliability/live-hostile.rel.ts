@@ -52,7 +52,7 @@ before(async () => {
   try {
     daemon = await startDaemon({ config, cwd: dir, socket: join(dir, 'd.sock') });
     client = new Client({ name: 'reliability-live-hostile', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(daemon.mcpUrl)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(daemon.mcpUrl), { requestInit: { headers: daemon.headers } }));
   } catch (error) {
     startError = (error as Error).message;
   }

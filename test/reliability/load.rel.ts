@@ -176,7 +176,14 @@ describe('load: 50 MCP sessions over Streamable HTTP and SSE while svc update ru
     const clients: Client[] = [];
     for (let s = 0; s < SESSIONS; s++) {
       const c = new Client({ name: `load-${s}`, version: '1' });
-      await c.connect(s % 2 === 0 ? new StreamableHTTPClientTransport(new URL(d.mcpUrl)) : new SSEClientTransport(new URL(`${d.baseUrl}/sse`)));
+      await c.connect(
+        s % 2 === 0
+          ? new StreamableHTTPClientTransport(new URL(d.mcpUrl), { requestInit: { headers: d.headers } })
+          : new SSEClientTransport(new URL(`${d.baseUrl}/sse`), {
+              requestInit: { headers: d.headers },
+              eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...d.headers } }) },
+            }),
+      );
       clients.push(c);
     }
     // Warm up (lazy structures, JIT) with a plan no session uses, then take the heap after a full GC.

@@ -31,7 +31,7 @@ interface RawResponse {
 }
 
 async function post(body: string | Uint8Array, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const res = await fetch(daemon.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body });
+  const res = await fetch(daemon.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...daemon.headers, ...headers }, body });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -70,7 +70,7 @@ before(async () => {
   writeFileSync(join(dir, 'svc.yaml'), `serve:\n  maxBodyBytes: ${MAX_BODY}\nspecs:\n  - path: bookshelf.yaml\n`);
   daemon = await startDaemon({ config: join(dir, 'svc.yaml'), cwd: dir, socket: join(dir, 'd.sock') });
   client = new Client({ name: 'reliability-mcp-abuse', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(daemon.mcpUrl)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(daemon.mcpUrl), { requestInit: { headers: daemon.headers } }));
 });
 
 after(async () => {
@@ -146,7 +146,7 @@ describe('MCP transport under abuse', () => {
     const before = (await daemon.status()).memory.rss;
     const streamed = await new Promise<number>((resolve, reject) => {
       const u = new URL(daemon.mcpUrl);
-      const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'transfer-encoding': 'chunked' } }, (res) => {
+      const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...daemon.headers, 'transfer-encoding': 'chunked' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
         req.destroy();
@@ -200,7 +200,7 @@ describe('MCP transport under abuse', () => {
       const p = fetch(daemon.mcpUrl, {
         method: 'POST',
         signal: ac.signal,
-        headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sid },
+        headers: { 'content-type': 'application/json', accept: ACCEPT, ...daemon.headers, 'mcp-session-id': sid },
         body: JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: i % 2 ? 'search' : 'endpoint_by_spec', arguments: i % 2 ? { query: 'book author' } : {} } }),
       }).then((r) => r.body?.cancel());
       // Abort at different moments: before sending, while waiting, after the headers.

@@ -1,6 +1,7 @@
 // A real `svc serve` process for the live-daemon tests: HTTP transport on 127.0.0.1 with a free
 // port, an explicit IPC socket, stderr collected. Status and update go through the CLI's own IPC client.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '../../../src/ipc/client.ts';
 import type { StatusResult, UpdateResult } from '../../../src/ipc/protocol.ts';
@@ -12,6 +13,8 @@ export interface LiveDaemon {
   readonly mcpUrl: string;
   /** http://127.0.0.1:41237 */
   readonly baseUrl: string;
+  /** `Authorization: Bearer <token>` for the token the daemon created (HTTP requires one by default). */
+  readonly headers: Record<string, string>;
   readonly socket: string;
   stderr(): string;
   status(timeoutMs?: number): Promise<StatusResult>;
@@ -39,10 +42,11 @@ export interface DaemonOptions {
 
 export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
   const flags = [...(options.nodeFlags ?? []), ...(options.inspect ? ['--inspect=127.0.0.1:0'] : [])];
-  const proc = spawn(options.user?.node ?? process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'sse', '--port', '0'], {
+  const proc = spawn(options.user?.node ?? process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'http', '--port', '0'], {
     cwd: options.cwd,
     ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
-    env: { ...process.env, ...options.env, SVC_SOCKET: options.socket },
+    // The HTTP token svc creates goes to the test's own folder, never the user's state folder.
+    env: { ...process.env, XDG_STATE_HOME: join(options.cwd, '.state'), ...options.env, SVC_SOCKET: options.socket },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -65,9 +69,12 @@ export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
     });
   });
   const baseUrl = await urlFound;
+  const tokenFile = /the token in (\/\S+)/.exec(stderr)?.[1];
+  const headers: Record<string, string> = tokenFile ? { authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` } : {};
   const daemon: LiveDaemon = {
     proc,
     baseUrl,
+    headers,
     mcpUrl: `${baseUrl}/mcp`,
     socket: options.socket,
     stderr: () => stderr,
