@@ -4,7 +4,7 @@ import { unlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { SvcError } from '../model/errors.ts';
 import { LineDecoder, encodeLine } from './codec.ts';
-import { listSockets, type SocketTarget } from './paths.ts';
+import { listSockets, verifySocketOwner, verifyTargetDir, type SocketTarget } from './paths.ts';
 import {
   MAX_REPLY_BYTES,
   PROTOCOL_VERSION,
@@ -50,6 +50,13 @@ export function request<M extends Method>(socketPath: string, method: M, params:
   const id = nextId++;
   const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
+    try {
+      // Another user's socket could answer anything (and the CLI prints answers): never talk to one.
+      verifySocketOwner(socketPath);
+    } catch (error) {
+      reject(error as Error);
+      return;
+    }
     const socket = createConnection(socketPath);
     const decoder = new LineDecoder(options.maxReplyBytes ?? MAX_REPLY_BYTES);
     let settled = false;
@@ -121,6 +128,8 @@ export interface Discovery {
 
 /** Finds every daemon serving a target; removes socket files nobody listens on any more. */
 export async function discover(target: SocketTarget, timeoutMs = 2000): Promise<Discovery> {
+  // Throws when the runtime folder is not private: its sockets could be anybody's.
+  verifyTargetDir(target);
   const results = await Promise.all(listSockets(target).map((p) => probe(p, timeoutMs)));
   const removed: string[] = [];
   for (const r of results) {

@@ -10,6 +10,7 @@ import {
   daemonSocketPath,
   listSockets,
   preparePrivateSocketDir,
+  verifySocketOwner,
   type SocketTarget,
 } from './paths.ts';
 import {
@@ -256,6 +257,7 @@ async function claimPath(path: string): Promise<void> {
   } catch {
     return; // Nothing there.
   }
+  if (isSocket) verifySocketOwner(path);
   if (!isSocket) {
     throw new SvcError('socket-path-taken', `${path} exists and is not a socket`, {
       hint: 'remove that file, or name another socket path with --socket or SVC_SOCKET',
