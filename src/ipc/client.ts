@@ -82,7 +82,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
     socket.on('data', (chunk: Buffer) => {
       for (const frame of decoder.push(chunk)) {
         if (frame.kind !== 'message') {
-          finish(new IpcConnectError(socketPath, 'bad-reply', frame.kind === 'too-large' ? `reply over ${decoder.maxBytes} bytes` : `reply is not JSON: ${frame.message}`));
+          finish(new IpcConnectError(socketPath, 'bad-reply', frame.kind !== 'bad-json' ? `reply over ${decoder.maxBytes} bytes` : `reply is not JSON: ${frame.message}`));
           return;
         }
         const msg = frame.value as Record<string, unknown>;
