@@ -2,6 +2,7 @@
 // Description; Parameters; the request body; Responses. Summary and description are the
 // source's text unchanged; everything else is compact.
 import type { BodyContent, Endpoint, ImportedSpec, Parameter } from '../model/index.ts';
+import { safeLine } from '../model/safe-text.ts';
 import { enumLabel, fieldLines } from './schema-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
@@ -30,7 +31,7 @@ export function parameterLine(p: Parameter, spec: ImportedSpec): string {
   if (p.required) flags.push('required');
   if (p.deprecated) flags.push('deprecated');
   const description = firstSentence(p.description, 100);
-  return `  ${p.name} (${flags.join(', ')})${description ? `: ${description}` : ''}`;
+  return `  ${safeLine(`${p.name} (${flags.join(', ')})`)}${description ? `: ${description}` : ''}`;
 }
 
 /** JSON first: it is what `invoke` sends best; other media types are named. */
@@ -47,7 +48,7 @@ function bodyLines(endpoint: Endpoint, spec: ImportedSpec): string[] {
   const head = [chosen.mediaType];
   if (body.required) head.push('required');
   if (others.length) head.push(`also ${others.join(', ')}`);
-  const lines = [`Body (${head.join('; ')}):`];
+  const lines = [`Body (${safeLine(head.join('; '))}):`];
   if (!chosen.schema) {
     lines.push('  (no schema given)');
     return lines;
@@ -64,7 +65,8 @@ function bodyLines(endpoint: Endpoint, spec: ImportedSpec): string[] {
 }
 
 export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
-  const lines = [`${endpoint.method} ${endpoint.path}`];
+  // One-line fields are made safe; summary and description are the source's text (a fixed rule).
+  const lines = [safeLine(`${endpoint.method} ${endpoint.path}`)];
   if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
   // The source's text unchanged, except trailing whitespace (YAML block scalars end in a newline).
   if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary.trimEnd()}`);
@@ -73,7 +75,7 @@ export function renderInspect(endpoint: Endpoint, spec: ImportedSpec): string {
   else lines.push('Parameters: none');
   lines.push(...bodyLines(endpoint, spec));
   if (endpoint.responses.length) {
-    lines.push('Responses:', ...endpoint.responses.map((r) => `  ${r.status}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`));
+    lines.push('Responses:', ...endpoint.responses.map((r) => `  ${safeLine(r.status)}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`));
   } else {
     lines.push('Responses: none documented');
   }

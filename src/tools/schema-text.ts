@@ -1,6 +1,7 @@
 // A resolved JSON schema as a compact field list: `name (type, required): first sentence`,
 // nested objects indented, circular references named instead of expanded. Not a schema dump:
 // the model needs field names, types and which are required, not every keyword.
+import { safeLine } from '../model/safe-text.ts';
 import { firstSentence } from './text.ts';
 
 type Node = Record<string, unknown>;
@@ -127,7 +128,7 @@ function objectOf(raw: unknown): Node | undefined {
  */
 export function fieldLines(schema: unknown, indent = '  '): string[] {
   const root = objectOf(schema);
-  if (!root) return [`${indent}${typeLabel(schema)}`];
+  if (!root) return [`${indent}${safeLine(typeLabel(schema))}`];
   const lines: string[] = [];
   let omitted = 0;
   const walk = (node: Node, pad: string, depth: number): void => {
@@ -148,7 +149,8 @@ export function fieldLines(schema: unknown, indent = '  '): string[] {
       if (isNode(value) && value['readOnly'] === true) continue; // not sent in requests
       if (isNode(value) && value['deprecated'] === true) flags.push('deprecated');
       const description = isNode(value) ? firstSentence(value['description'] as string | undefined, 80) : undefined;
-      lines.push(`${pad}${name} (${flags.join(', ')})${description ? `: ${description}` : ''}`);
+      // Property names and enum values come from the spec: one line each, whatever they hold.
+      lines.push(`${pad}${safeLine(`${name} (${flags.join(', ')})`)}${description ? `: ${description}` : ''}`);
       const child = objectOf(value);
       if (child && depth + 1 < MAX_DEPTH) walk(child, `${pad}  `, depth + 1);
     }
