@@ -41,6 +41,11 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   readonly onProgress?: (p: UpdateProgress) => void;
   readonly maxReplyBytes?: number;
+  /**
+   * The uid the socket must belong to; default this process's user. Only a caller that started the
+   * daemon as another user itself (a test harness running as root) names that user here.
+   */
+  readonly socketOwner?: number;
 }
 
 let nextId = 1;
@@ -52,7 +57,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
   return new Promise((resolve, reject) => {
     try {
       // Another user's socket could answer anything (and the CLI prints answers): never talk to one.
-      verifySocketOwner(socketPath);
+      verifySocketOwner(socketPath, options.socketOwner ?? (typeof process.getuid === 'function' ? process.getuid() : undefined));
     } catch (error) {
       reject(error as Error);
       return;

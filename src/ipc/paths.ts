@@ -159,12 +159,13 @@ export function verifyPrivateDir(dir: string): void {
 }
 
 /**
- * Before connecting: a socket must be a socket owned by this user. Another user's socket (planted
- * at a `--socket` path, say) could answer with anything. A missing path passes: connecting reports it.
+ * Before connecting: a socket must be a socket owned by this user (or by `owner`, when the caller
+ * names whose daemon it means to reach). Another user's socket (planted at a `--socket` path, say)
+ * could answer with anything. A missing path passes: connecting reports it.
  */
-export function verifySocketOwner(socketPath: string): void {
+export function verifySocketOwner(socketPath: string, owner: number | undefined = currentUid()): void {
   if (socketPath.startsWith('\\\\')) return;
-  const me = currentUid();
+  const me = owner;
   if (me === undefined) return;
   let st;
   try {

@@ -165,6 +165,8 @@ export class IpcServer {
     let queue: Request[] = [];
     let head = 0;
     let running = 0;
+    /** Set when the client sent a line without end: the connection is closed once answered. */
+    let endlessAfter: number | undefined;
     const pump = (): void => {
       while (head < queue.length && running < MAX_IN_FLIGHT_PER_CONNECTION && socket.writableLength < MAX_UNSENT_BYTES && !socket.destroyed) {
         const frame = queue[head++]!;
@@ -180,6 +182,15 @@ export class IpcServer {
         head = 0;
       }
       activity.inFlight = running + (queue.length - head);
+      if (endlessAfter !== undefined) {
+        // Hanging up (the decoder ignores the rest): once what came before is answered, say why and
+        // close, without waiting for a client that may never stop sending.
+        if (running === 0 && head === queue.length && socket.writable) {
+          send({ v: PROTOCOL_VERSION, id: null, ok: false, error: { code: 'too-large', message: `no newline after ${endlessAfter} bytes over the message limit of ${maxBytes}; closing the connection` } } satisfies Reply);
+          socket.end(() => socket.destroy());
+        }
+        return;
+      }
       const behind = queue.length - head >= MAX_QUEUED_PER_CONNECTION || socket.writableLength >= MAX_UNSENT_BYTES;
       if (behind && !socket.isPaused()) socket.pause();
       else if (!behind && socket.isPaused()) socket.resume();
@@ -189,10 +200,10 @@ export class IpcServer {
       activity.lastActive = performance.now();
       for (const frame of decoder.push(chunk)) {
         if (frame.kind === 'endless') {
-          // Not the protocol: say why, then hang up (the daemon goes on serving everyone else).
-          send({ v: PROTOCOL_VERSION, id: null, ok: false, error: { code: 'too-large', message: `no newline after ${frame.bytes} bytes over the message limit of ${maxBytes}; closing the connection` } } satisfies Reply);
-          socket.end();
-          return;
+          // Not the protocol: answer what came before, say why, then hang up (the daemon goes on
+          // serving everyone else).
+          endlessAfter = frame.bytes;
+          break;
         }
         queue.push(frame);
       }

@@ -107,3 +107,20 @@ test('requests pipelined by a client that never reads its replies are not all an
   s.destroy();
   assert.equal(calls(), n);
 });
+
+test('an endless frame that arrives in one piece still gets its too-large reply before the connection closes', { skip, timeout: 30_000 }, async (t) => {
+  const { server } = await withServer(t, { maxMessageBytes: 100, maxDiscardBytes: 1000 });
+  const s = await connect(server.path);
+  let received = '';
+  s.on('data', (d: Buffer) => (received += d.toString()));
+  s.on('error', () => {});
+  const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+  // A ping first, then 4 KB without a newline: within one read, past both limits.
+  s.write(`${JSON.stringify({ v: PROTOCOL_VERSION, id: 'first', method: 'ping' })}\n${'a'.repeat(4096)}`);
+  await closed;
+  const replies = received.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; ok: boolean; error?: { code: string; message: string } });
+  // Replies on one connection come in any order (they carry ids); the closing one comes last.
+  assert.deepEqual(replies.map((r) => (r.ok ? r.id : r.error!.code)).slice(0, 2).sort(), ['first', 'too-large']);
+  assert.equal(replies.length, 3);
+  assert.match(replies[2]!.error!.message, /closing the connection/);
+});
