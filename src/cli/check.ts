@@ -4,6 +4,7 @@ import { relative } from 'node:path';
 import * as importer from '../import/index.ts';
 import { configFromFiles, loadConfig, type Config, type SecretRef, type SpecConfig } from '../config/index.ts';
 import { ConfigError } from '../model/errors.ts';
+import { safeLine } from '../model/safe-text.ts';
 import { formatDiagnostic, formatPlace, type Diagnostic, type SkippedOperation } from '../model/diagnostic.ts';
 import type { ImportOutcome, SpecFormat } from '../model/index.ts';
 import { configFindings, type Note } from './check-config.ts';
@@ -185,7 +186,7 @@ export function renderText(reports: readonly CheckReport[]): string {
   for (const r of reports) {
     const format = r.format ? `${r.format}${r.formatVersion ? ` (${r.formatVersion})` : ''}` : 'unknown format';
     const status = r.errors.length > 0 ? 'FAILED' : 'ok';
-    out.push(`${r.name} [${r.collection}] ${shown(r.file)}: ${status}, ${format}`);
+    out.push(safeLine(`${r.name} [${r.collection}] ${shown(r.file)}: ${status}, ${format}`));
     const counts = [plural(r.endpoints, 'endpoint'), plural(r.webhooks, 'webhook')];
     if (r.skipped.length > 0) counts.push(`${r.skipped.length} skipped`);
     if (r.warnings.length > 0) counts.push(plural(r.warnings.length, 'warning'));
@@ -194,7 +195,7 @@ export function renderText(reports: readonly CheckReport[]): string {
     // Importers usually also warn about a skipped operation at the same place: say it once.
     const warned = new Set(r.warnings.map((w) => w.pointer));
     for (const s of r.skipped) {
-      if (!warned.has(s.pointer)) out.push(`  skipped ${s.method} ${s.path}: ${s.reason} (${shown(r.file)}#${s.pointer})`);
+      if (!warned.has(s.pointer)) out.push(safeLine(`  skipped ${s.method} ${s.path}: ${s.reason} (${shown(r.file)}#${s.pointer})`));
     }
     for (const d of [...r.errors, ...r.warnings]) {
       out.push(...formatDiagnostic({ ...d, file: shown(d.file) }).split('\n').map((line) => `  ${line}`));

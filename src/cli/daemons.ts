@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { discover, type Discovery } from '../ipc/client.ts';
 import { socketTarget, type SocketTarget } from '../ipc/paths.ts';
+import { safeLine } from '../model/safe-text.ts';
 import type { CommandContext } from './types.ts';
 
 /** Exit status when no daemon answers (update, status and the mirrors). */
@@ -58,7 +59,7 @@ export async function reachDaemons(ctx: CommandContext): Promise<Reached | undef
   const target = targetFor(ctx);
   const discovery = await discover(target);
   for (const removed of discovery.removed) ctx.stderr.write(`svc: removed stale socket ${removed} (its daemon is gone)\n`);
-  for (const u of discovery.unresponsive) ctx.stderr.write(`svc: ${u.socket}: a daemon is there but did not answer (${u.reason})\n`);
+  for (const u of discovery.unresponsive) ctx.stderr.write(`svc: ${safeLine(`${u.socket}: a daemon is there but did not answer (${u.reason})`)}\n`);
   if (discovery.live.length === 0) {
     const where = target.kind === 'explicit' ? target.path : target.dir;
     ctx.stderr.write(

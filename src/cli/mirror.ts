@@ -2,6 +2,7 @@
 // handlers and text an MCP client gets, asked of a running daemon over IPC.
 import { IpcRemoteError, request } from '../ipc/client.ts';
 import type { ToolMirrorResult } from '../ipc/protocol.ts';
+import { safeLine, safeText } from '../model/safe-text.ts';
 import { EXIT_NO_DAEMON, reachDaemons } from './daemons.ts';
 import type { CommandContext } from './types.ts';
 
@@ -15,13 +16,15 @@ export async function mirror(ctx: CommandContext, method: 'search' | 'inspect' |
     result = await request(daemon.socket, method, params, { timeoutMs: 30_000 });
   } catch (error) {
     if (error instanceof IpcRemoteError) {
-      ctx.stderr.write(`svc: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`);
+      ctx.stderr.write(`svc: ${safeLine(error.message)}${error.hint ? `\n  hint: ${safeLine(error.hint)}` : ''}\n`);
       return 1;
     }
     throw error;
   }
   if (ctx.options['json'] === true) ctx.stdout.write(`${JSON.stringify(result.structured ?? { text: result.text, isError: result.isError === true })}\n`);
-  else (result.isError ? ctx.stderr : ctx.stdout).write(`${result.text}\n`);
+  // The text came over the socket and quotes spec files: no terminal control sequences get through
+  // (one-line fields are already one line; inspect's descriptions keep their line breaks).
+  else (result.isError ? ctx.stderr : ctx.stdout).write(`${safeText(String(result.text))}\n`);
   return result.isError ? 1 : 0;
 }
 

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { cac, type CAC } from 'cac';
 import { COMMANDS } from './commands.ts';
+import { safeText } from '../model/safe-text.ts';
 import type { CommandContext } from './types.ts';
 
 /** Exit codes: 0 fine, 1 the command ran and found/raised a problem, 2 the command line was wrong. */
@@ -89,7 +90,8 @@ export async function runCli(argv: readonly string[], io: Io = { stdout: process
     return exitCode;
   } catch (error) {
     const { message, usage } = describeError(error);
-    io.stderr.write(`svc: ${message}\n`);
+    // Error messages can quote a daemon's answer or a spec: no terminal control sequences.
+    io.stderr.write(`svc: ${safeText(message)}\n`);
     if (process.env['SVC_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   }

@@ -5,6 +5,9 @@ import module from 'node:module';
 import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
 import { SvcError } from '../model/errors.ts';
 import { checkPortFree } from './port-check.ts';
+import { safeText } from '../model/safe-text.ts';
+import { handleShutdownSignals } from '../daemon/signals.ts';
+import { removeSocketFile } from '../ipc/server.ts';
 import type { CommandContext } from './types.ts';
 
 /** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
@@ -43,16 +46,15 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (config.serve.transport !== 'stdio') await checkPortFree(config.serve.host, config.serve.port);
   const { startServe } = await import('../daemon/serve.ts');
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
-  const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${line}\n`) });
+  const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
   // stopped would leave none, so write it once everything start-up needs is loaded.
   void daemon.ready.then(() => module.flushCompileCache?.());
-  const stop = (): void => void daemon.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM/SIGINT end the daemon within a second, also in the middle of an import.
+  const socketPath = daemon.services?.socketPath;
+  const unhandle = handleShutdownSignals({ close: () => daemon.close(), ...(socketPath ? { onForcedExit: () => removeSocketFile(socketPath) } : {}) });
   await daemon.closed;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  unhandle();
   // A stray handle (a keep-alive socket, a timer in a dependency) must not keep a finished server alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
   return 0;

@@ -4,6 +4,7 @@ import { request } from '../ipc/client.ts';
 import { formatStatus } from '../ipc/format.ts';
 import type { StatusResult } from '../ipc/protocol.ts';
 import { EXIT_NO_DAEMON, reachDaemons } from './daemons.ts';
+import { safeLine } from '../model/safe-text.ts';
 import type { CommandContext } from './types.ts';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -25,7 +26,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (json) {
     ctx.stdout.write(`${JSON.stringify({ daemons: answers })}\n`);
   } else {
-    const blocks = answers.map((a) => ('status' in a && a.status ? formatStatus(a.status as StatusResult) : `daemon pid ${a.pid} (${a.socket}): no status: ${'error' in a ? a.error : ''}`));
+    const blocks = answers.map((a) => ('status' in a && a.status ? formatStatus(a.status as StatusResult) : safeLine(`daemon pid ${a.pid} (${a.socket}): no status: ${'error' in a ? a.error : ''}`)));
     ctx.stdout.write(`${blocks.join('\n\n')}\n`);
   }
   return answers.every((a) => 'status' in a) ? 0 : 1;

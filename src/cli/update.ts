@@ -6,6 +6,7 @@ import { formatUpdate } from '../ipc/format.ts';
 import type { UpdateProgress, UpdateResult } from '../ipc/protocol.ts';
 import { EXIT_NO_DAEMON, quote, reachDaemons } from './daemons.ts';
 import { Progress } from './progress.ts';
+import { safeLine } from '../model/safe-text.ts';
 import type { CommandContext } from './types.ts';
 
 /** Big specs take a while to import; a daemon that stays silent this long is reported, not waited on. */
@@ -34,7 +35,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const onProgress = (p: UpdateProgress): void => {
     if (json) return;
     progress ??= new Progress(ctx.stderr, p.total);
-    if (p.file !== undefined) progress.start(p.file);
+    if (p.file !== undefined) progress.start(safeLine(String(p.file)));
     else progress.finish();
     for (let i = 0; i < p.done - doneSoFar; i++) progress.done();
     doneSoFar = p.done;
@@ -60,7 +61,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     for (const u of updates) {
       out.push(`daemon pid ${u.pid}:`);
       if (u.result) out.push(formatUpdate(u.result, `svc check --config ${quote(u.config)}`));
-      else out.push(`  update failed: ${u.error?.message ?? 'unknown error'}`);
+      else out.push(safeLine(`  update failed: ${u.error?.message ?? 'unknown error'}`));
     }
     ctx.stdout.write(`${out.join('\n')}\n`);
   }

@@ -21,6 +21,7 @@ import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { loadConfig } from '../config/load.ts';
 import { DaemonServices } from './services.ts';
+import { whileHeavy } from './signals.ts';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -146,12 +147,17 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   let loaded = false;
   const ready = importing.then(() => {
     started = performance.now();
-    return importConfigured(config);
+    // Reading, parsing and indexing hold the thread for long stretches: a signal meanwhile must end
+    // the process at once (src/daemon/signals.ts).
+    return whileHeavy(async () => {
+      const result = await importConfigured(config);
+      catalog.replace(loadedSpecs(result));
+      return result;
+    });
   }).then(
     (result) => {
       outcomes = result;
-      catalog.replace(loadedSpecs(result));
-      loaded = true;
+        loaded = true;
       reportOutcomes(result, log, performance.now() - started);
       void services?.seed(config, result);
     },

@@ -20,6 +20,7 @@ import { Metrics } from './metrics.ts';
 import { buildStatus } from './status.ts';
 import { Updater } from './update.ts';
 import { SpecWatcher } from './watcher.ts';
+import { whileHeavy } from './signals.ts';
 
 export const SVC_VERSION: string = (() => {
   try {
@@ -133,10 +134,13 @@ export class DaemonServices {
   async update(onProgress?: (p: UpdateProgress) => void): Promise<UpdateResult> {
     await this.#seeded;
     const before = this.updater.config;
-    const { result, specsAddedOrRemoved } = await this.updater.update({
-      ...(onProgress ? { onProgress } : {}),
-      onStart: () => this.#watcher?.clearPending(),
-    });
+    // Re-imports and re-indexing hold the thread: signals meanwhile end the process at once.
+    const { result, specsAddedOrRemoved } = await whileHeavy(() =>
+      this.updater.update({
+        ...(onProgress ? { onProgress } : {}),
+        onStart: () => this.#watcher?.clearPending(),
+      }),
+    );
     this.#watcher?.setFiles(this.updater.watchedFiles());
     const after = this.updater.config;
     if (after && after !== before && JSON.stringify(after) !== JSON.stringify(before)) this.#options.onConfigChanged?.(after);

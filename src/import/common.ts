@@ -10,6 +10,24 @@ import { STATUS_PHRASES } from './status-codes.ts';
 
 export type Obj = Record<string, unknown>;
 
+/** A walk over endpoints lets the event loop turn after this much work (ms). */
+const YIELD_EVERY_MS = 50;
+
+/**
+ * Long walks over a spec's endpoints hand the thread back every few milliseconds, so the daemon
+ * answers `svc status`, early MCP requests and signals while it imports tens of thousands of them.
+ */
+export class Yielder {
+  #last = performance.now();
+
+  /** Resolves at once when little time has passed; otherwise after one turn of the event loop. */
+  async turn(): Promise<void> {
+    if (performance.now() - this.#last < YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#last = performance.now();
+  }
+}
+
 export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -41,14 +59,15 @@ export interface OperationSite {
  * `visit` for each operation of the seven methods. Unreadable path items, operations and parameters
  * become warnings with their pointer; the rest of the spec goes on.
  */
-export function walkOperations(
+export async function walkOperations(
   docs: DocumentSet,
   sections: readonly string[],
   ctx: FormatContext,
   visit: (site: OperationSite) => void,
-): SkippedOperation[] {
+): Promise<SkippedOperation[]> {
   const root = docs.doc(docs.root) as Obj;
   const skipped: SkippedOperation[] = [];
+  const yielder = new Yielder();
   for (const section of sections) {
     const paths = root[section];
     if (paths === undefined) continue;
@@ -57,6 +76,7 @@ export function walkOperations(
       continue;
     }
     for (const path of Object.keys(paths)) {
+      await yielder.turn();
       const itemPointer = joinPointer('', section, path);
       if (path.startsWith('x-')) continue;
       const item = docs.deref(paths[path], docs.root, itemPointer);

@@ -119,7 +119,18 @@ export class DocumentSet {
         hint: 'Fix the pointer after # or add the missing definition.',
       };
     }
-    return { ok: true, file, pointer: found.pointer, node: found.value };
+    // A reference stands for a schema or an object: a string, number or null there is refused, and
+    // the message names its type only (the value could be any text of any file the spec may read).
+    const value = found.value;
+    if (value === null || (typeof value !== 'object' && typeof value !== 'boolean')) {
+      return {
+        ok: false,
+        code: 'ref-not-object',
+        message: `$ref "${ref}": the value at #${fragment} in ${file} is ${valueKind(value)}, not an object (a schema or an object is expected here)`,
+        hint: 'Point the $ref at a schema or an object definition.',
+      };
+    }
+    return { ok: true, file, pointer: found.pointer, node: value };
   }
 
   /**
@@ -184,9 +195,16 @@ export class DocumentSet {
       read: (file: { url: string }): Buffer => {
         const target = toFsPath(file.url);
         const real = realOrSelfSync(target);
-        if (!roots.some((r) => isInside(real, r))) {
+        const root = roots.find((r) => isInside(real, r));
+        if (root === undefined) {
           const message = `$ref to ${target} refused: it is outside the spec's folder ${rootDir}`;
           fail('ref-outside-folder', target, message, 'Move the file into the spec folder, or list its folder under refs.allowFrom for this spec in svc.yaml.', new ResolverError(new Error(message), file.url));
+        }
+        // Only API description files: a spec must not make svc read `.env`, keys or any other file
+        // next to it. Both the name as written and the file it resolves to must pass.
+        if (!isDescriptionFile(target, rootDir) || !isDescriptionFile(real, root!)) {
+          const message = `$ref to ${target} refused: only JSON or YAML description files may be referenced`;
+          fail('ref-not-description-file', target, message, 'Reference a file named *.json, *.yaml or *.yml; dotfiles (.env, .npmrc, ...) and files in dot-folders are never read.', new ResolverError(new Error(message), file.url));
         }
         const read = readSpecFileSync(target, options.maxBytes);
         if (!read.ok) {
@@ -317,6 +335,22 @@ function realOrSelfSync(p: string): string {
   } catch {
     return path.resolve(p);
   }
+}
+
+const DESCRIPTION_EXTENSION = /\.(json|ya?ml)$/i;
+
+/** A .json/.yaml/.yml file with no dot-named part below `root` (no dotfile, no dot-folder). */
+export function isDescriptionFile(file: string, root: string): boolean {
+  if (!DESCRIPTION_EXTENSION.test(path.basename(file))) return false;
+  const below = isInside(file, root) ? path.relative(root, file) : path.basename(file);
+  return below.split(path.sep).every((part) => !part.startsWith('.'));
+}
+
+function valueKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  return `a ${typeof value}`;
 }
 
 function isInside(file: string, dir: string): boolean {

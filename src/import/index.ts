@@ -105,7 +105,7 @@ export async function importSpec(file: string, options: ImportOptions): Promise<
         }
         files = docs.files;
       }
-      result = format === 'swagger-2.0' ? importSwagger(docs, ctx) : importOpenApi(docs, format, ctx);
+      result = format === 'swagger-2.0' ? await importSwagger(docs, ctx) : await importOpenApi(docs, format, ctx);
     }
 
     const importedAt = Date.now();

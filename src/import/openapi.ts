@@ -12,7 +12,7 @@ import {
 
 const LOCATIONS = new Set<string>(PARAM_LOCATIONS);
 
-export function importOpenApi(docs: DocumentSet, format: SpecFormat, ctx: FormatContext): FormatResult {
+export async function importOpenApi(docs: DocumentSet, format: SpecFormat, ctx: FormatContext): Promise<FormatResult> {
   const root = docs.doc(docs.root) as Obj;
   const info = isObj(root.info) ? root.info : {};
   const docServers = toServers(root.servers) ?? [];
@@ -20,7 +20,7 @@ export function importOpenApi(docs: DocumentSet, format: SpecFormat, ctx: Format
   const ids = new EndpointIds();
   const endpoints: Endpoint[] = [];
 
-  const skipped = walkOperations(docs, ['paths'], ctx, (site) => {
+  const skipped = await walkOperations(docs, ['paths'], ctx, (site) => {
     endpoints.push(buildEndpoint(docs, site, ctx, ids, docServers, docSecurity));
   });
 

@@ -15,7 +15,7 @@ const SIMPLE_LOCATIONS: Readonly<Record<string, ParamLocation>> = { path: 'path'
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 const DEFAULT_MEDIA = ['application/json'] as const;
 
-export function importSwagger(docs: DocumentSet, ctx: FormatContext): FormatResult {
+export async function importSwagger(docs: DocumentSet, ctx: FormatContext): Promise<FormatResult> {
   const root = docs.doc(docs.root) as Obj;
   const info = isObj(root.info) ? root.info : {};
   const servers = swaggerServers(docs, root, ctx);
@@ -25,7 +25,7 @@ export function importSwagger(docs: DocumentSet, ctx: FormatContext): FormatResu
   const ids = new EndpointIds();
   const endpoints: Endpoint[] = [];
 
-  const skipped = walkOperations(docs, ['paths', 'x-ms-paths'], ctx, (site) => {
+  const skipped = await walkOperations(docs, ['paths', 'x-ms-paths'], ctx, (site) => {
     endpoints.push(buildEndpoint(docs, site, ctx, ids, { servers, docSecurity, rootConsumes, rootProduces }));
   });
 

@@ -4,7 +4,7 @@ import { unlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { SvcError } from '../model/errors.ts';
 import { LineDecoder, encodeLine } from './codec.ts';
-import { listSockets, type SocketTarget } from './paths.ts';
+import { listSockets, verifySocketOwner, verifyTargetDir, type SocketTarget } from './paths.ts';
 import {
   MAX_REPLY_BYTES,
   PROTOCOL_VERSION,
@@ -41,6 +41,11 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   readonly onProgress?: (p: UpdateProgress) => void;
   readonly maxReplyBytes?: number;
+  /**
+   * The uid the socket must belong to; default this process's user. Only a caller that started the
+   * daemon as another user itself (a test harness running as root) names that user here.
+   */
+  readonly socketOwner?: number;
 }
 
 let nextId = 1;
@@ -50,6 +55,13 @@ export function request<M extends Method>(socketPath: string, method: M, params:
   const id = nextId++;
   const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
+    try {
+      // Another user's socket could answer anything (and the CLI prints answers): never talk to one.
+      verifySocketOwner(socketPath, options.socketOwner ?? (typeof process.getuid === 'function' ? process.getuid() : undefined));
+    } catch (error) {
+      reject(error as Error);
+      return;
+    }
     const socket = createConnection(socketPath);
     const decoder = new LineDecoder(options.maxReplyBytes ?? MAX_REPLY_BYTES);
     let settled = false;
@@ -75,7 +87,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
     socket.on('data', (chunk: Buffer) => {
       for (const frame of decoder.push(chunk)) {
         if (frame.kind !== 'message') {
-          finish(new IpcConnectError(socketPath, 'bad-reply', frame.kind === 'too-large' ? `reply over ${decoder.maxBytes} bytes` : `reply is not JSON: ${frame.message}`));
+          finish(new IpcConnectError(socketPath, 'bad-reply', frame.kind !== 'bad-json' ? `reply over ${decoder.maxBytes} bytes` : `reply is not JSON: ${frame.message}`));
           return;
         }
         const msg = frame.value as Record<string, unknown>;
@@ -121,6 +133,8 @@ export interface Discovery {
 
 /** Finds every daemon serving a target; removes socket files nobody listens on any more. */
 export async function discover(target: SocketTarget, timeoutMs = 2000): Promise<Discovery> {
+  // Throws when the runtime folder is not private: its sockets could be anybody's.
+  verifyTargetDir(target);
   const results = await Promise.all(listSockets(target).map((p) => probe(p, timeoutMs)));
   const removed: string[] = [];
   for (const r of results) {

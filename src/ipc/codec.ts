@@ -1,51 +1,74 @@
 // Framing for the IPC socket: one JSON value per line, with a size cap.
-// A line that grows past the cap is dropped as it streams in (never buffered whole), and the
-// decoder resynchronizes at the next newline, so one bad message never costs the connection.
+// The cap is enforced before anything is kept: a line that grows past it is reported at once
+// (`too-large`, without waiting for its newline) and its bytes are counted and dropped as they
+// stream in, never buffered. The decoder then resynchronizes at the next newline, so one bad
+// message does not cost the connection; but a line that never ends (more than `maxDiscardBytes`
+// without a newline) is reported as `endless` and the decoder stops: the peer is not speaking
+// the protocol, and the caller closes the connection.
 
 export type Frame =
   | { readonly kind: 'message'; readonly value: unknown }
   | { readonly kind: 'bad-json'; readonly message: string }
-  | { readonly kind: 'too-large'; readonly bytes: number };
+  /** A line passed the cap; `bytes` is how much of it had arrived (the rest is skipped unread). */
+  | { readonly kind: 'too-large'; readonly bytes: number }
+  /** More than `maxDiscardBytes` without a newline after a too-large line: decoding has stopped. */
+  | { readonly kind: 'endless'; readonly bytes: number };
+
+export interface DecoderOptions {
+  /** Bytes of an oversized line skipped before the stream counts as endless. */
+  readonly maxDiscardBytes?: number;
+}
+
+/** Default for `maxDiscardBytes`: generous (a client may send one oversized request and go on), yet finite. */
+export const MAX_DISCARD_BYTES = 256 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
 export class LineDecoder {
   readonly maxBytes: number;
+  readonly maxDiscardBytes: number;
   #parts: Buffer[] = [];
   #size = 0;
   /** Inside an oversized line: skip bytes until its newline. */
   #discarding = false;
   #discarded = 0;
+  #ended = false;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, options: DecoderOptions = {}) {
     this.maxBytes = maxBytes;
+    this.maxDiscardBytes = options.maxDiscardBytes ?? MAX_DISCARD_BYTES;
   }
 
   /** Feed bytes as they arrive; returns the frames completed by them, in order. */
   push(chunk: Buffer): Frame[] {
     const frames: Frame[] = [];
     let start = 0;
-    while (start < chunk.length) {
+    while (start < chunk.length && !this.#ended) {
       const nl = chunk.indexOf(NEWLINE, start);
       const end = nl < 0 ? chunk.length : nl;
       const piece = chunk.subarray(start, end);
       if (this.#discarding) {
         this.#discarded += piece.length;
       } else if (this.#size + piece.length + 1 > this.maxBytes) {
-        // Too long already, or would be once its newline arrives: drop what we have.
+        // Too long already, or would be once its newline arrives: say so now, drop what we have.
         this.#discarding = true;
         this.#discarded = this.#size + piece.length;
         this.#parts = [];
         this.#size = 0;
+        frames.push({ kind: 'too-large', bytes: this.#discarded + (nl < 0 ? 0 : 1) });
       } else if (piece.length > 0) {
         // Copy: the caller may reuse its buffer.
         this.#parts.push(nl < 0 ? Buffer.from(piece) : piece);
         this.#size += piece.length;
       }
+      if (this.#discarding && this.#discarded > this.maxDiscardBytes) {
+        this.#ended = true;
+        frames.push({ kind: 'endless', bytes: this.#discarded });
+        break;
+      }
       if (nl < 0) break;
       // A complete line.
       if (this.#discarding) {
-        frames.push({ kind: 'too-large', bytes: this.#discarded + 1 });
         this.#discarding = false;
         this.#discarded = 0;
       } else {
@@ -60,9 +83,14 @@ export class LineDecoder {
     return frames;
   }
 
-  /** Bytes held for a line whose newline has not come yet. */
+  /** Bytes held in memory for a line whose newline has not come yet (never more than maxBytes). */
   get pending(): number {
-    return this.#discarding ? this.#discarded : this.#size;
+    return this.#size;
+  }
+
+  /** True after an `endless` frame: the decoder ignores all further input. */
+  get ended(): boolean {
+    return this.#ended;
   }
 }
 

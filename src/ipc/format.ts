@@ -1,12 +1,16 @@
 // Text for people: update reports and status, from the plain protocol data. Shared by the CLI
 // and the daemon's own log, so both say the same thing. No heavy imports (the CLI loads this).
 import { formatPlace } from '../model/diagnostic.ts';
+import { safeLine } from '../model/safe-text.ts';
 import type { DiagnosticView, IdChanges, SpecUpdateReport, StatusResult, UpdateResult } from './protocol.ts';
 
 
+// Everything shown here came over the socket and much of it from spec files: each line is made
+// safe on its own (no control characters, no line break inside a field), so a spec name or version
+// holding a newline cannot forge a line.
 function diagnosticLine(d: DiagnosticView): string {
-  const head = `${formatPlace(d)}: ${d.severity}: ${d.message}`;
-  return d.hint ? `${head}\n      hint: ${d.hint}` : head;
+  const head = safeLine(`${formatPlace(d)}: ${d.severity}: ${d.message}`);
+  return d.hint ? `${head}\n      hint: ${safeLine(d.hint)}` : head;
 }
 
 function changes(sign: string, c: IdChanges): string | undefined {
@@ -41,7 +45,7 @@ export function updateSummary(result: UpdateResult): string {
     parts.push(`${s.name} ${s.state}${counts.length ? ` ${counts.join(' ')}` : ''}`);
   }
   const what = parts.length ? parts.join('; ') : 'nothing changed';
-  return `update: ${what} (${ms(result.ms)})`;
+  return safeLine(`update: ${what} (${ms(result.ms)})`);
 }
 
 function specReport(s: SpecUpdateReport, checkCommand: string): string[] {
@@ -49,8 +53,8 @@ function specReport(s: SpecUpdateReport, checkCommand: string): string[] {
   const label =
     s.state === 'failed' ? `FAILED${s.keptPrevious ? ', previous version still serving' : ', not serving'}`
     : s.state;
-  lines.push(`  ${s.name}: ${label}${s.ms ? ` (${ms(s.ms)})` : ''}`);
-  for (const c of [changes('added ', s.added), changes('removed ', s.removed), changes('changed ', s.changed)]) if (c) lines.push(`    ${c}`);
+  lines.push(safeLine(`  ${s.name}: ${label}${s.ms ? ` (${ms(s.ms)})` : ''}`));
+  for (const c of [changes('added ', s.added), changes('removed ', s.removed), changes('changed ', s.changed)]) if (c) lines.push(safeLine(`    ${c}`));
   for (const e of s.errors) lines.push(`    ${diagnosticLine(e)}`);
   const shown = s.warnings.slice(0, 5);
   for (const w of shown) lines.push(`    ${diagnosticLine(w)}`);
@@ -69,7 +73,7 @@ export function formatUpdate(result: UpdateResult, checkCommand = 'svc check'): 
     for (const e of result.configErrors) lines.push(`    ${diagnosticLine(e)}`);
   }
   if (result.restartNeeded && result.restartNeeded.length > 0) {
-    lines.push(`  not applied until svc serve restarts (how it listens): ${result.restartNeeded.join(', ')}`);
+    lines.push(safeLine(`  not applied until svc serve restarts (how it listens): ${result.restartNeeded.join(', ')}`));
   }
   const changed = result.specs.filter((s) => s.state !== 'unchanged' || s.warnings.length > 0);
   const unchanged = result.specs.length - changed.length;
@@ -132,5 +136,6 @@ export function formatStatus(s: StatusResult): string {
   for (const [name, t] of Object.entries(c.byTool)) lines.push(`    ${name}: ${t.count}, p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms`);
   if (s.lastUpdate) lines.push(`  last update ${when(s.lastUpdate.startedAt)}: ${updateSummary(s.lastUpdate).replace(/^update: /, '')}${s.lastUpdate.ok ? '' : ' [failed]'}`);
   else lines.push('  last update: none since start');
-  return lines.join('\n');
+  // Every status line is one line: a field holding a line break is flattened into it.
+  return lines.map(safeLine).join('\n');
 }

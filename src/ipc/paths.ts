@@ -3,7 +3,7 @@
 // inside a per-user folder nobody else can enter. The CLI talks to every socket in that folder.
 // `--socket` / SVC_SOCKET name one explicit path instead: then only one daemon can hold it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, realpathSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SvcError } from '../model/errors.ts';
@@ -108,20 +108,77 @@ export function checkSocketPath(path: string, target: SocketTarget, platform: No
   throw new SocketPathError('socket-path-too-long', `socket path is ${bytes} bytes, over this system's limit of ${max}: ${path}`, { hint });
 }
 
+/** The runtime folder or a socket is not safe to use: another user could plant or read it. */
+export class UnsafeSocketPathError extends SvcError {}
+
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+function mode(m: number): string {
+  return `0${(m & 0o777).toString(8).padStart(3, '0')}`;
+}
+
 /**
- * Creates (or checks) a folder only this user may enter. A folder owned by someone else, or open
- * to others, is refused rather than used: a socket there could be replaced by another user.
+ * Creates a folder only this user may enter (its parent must exist), or checks the one already
+ * there. A folder somebody else made first (in a shared /tmp), a symbolic link, or one open to
+ * others is refused, never repaired: changing the mode of a path we did not just create could
+ * change a folder of an attacker's choosing.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  let created = false;
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    created = true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') {
+      throw new UnsafeSocketPathError('socket-dir-unusable', `cannot create the runtime folder ${dir}: ${(error as Error).message}`, {
+        hint: `make sure its parent folder exists and is yours, or name a socket path with --socket or ${SOCKET_ENV}`,
+      });
+    }
+  }
+  // Just made by us: only the umask can have narrowed the mode, so setting it is safe.
+  if (created && (lstatSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  verifyPrivateDir(dir);
+}
+
+/** Refuses (throws UnsafeSocketPathError) unless `dir` is a real folder, owned by this user, mode 0700. */
+export function verifyPrivateDir(dir: string): void {
+  const st = lstatSync(dir);
+  const hint = `remove ${dir} (svc never changes a folder it did not create), set XDG_RUNTIME_DIR to a private folder, or name a socket path with --socket or ${SOCKET_ENV}`;
+  if (st.isSymbolicLink()) throw new UnsafeSocketPathError('socket-dir-symlink', `runtime folder ${dir} is a symbolic link, refused`, { hint });
+  if (!st.isDirectory()) throw new UnsafeSocketPathError('socket-dir-not-folder', `runtime folder ${dir} exists and is not a folder`, { hint });
+  const me = currentUid();
   if (me !== undefined && st.uid !== me) {
-    throw new SvcError('socket-dir-not-owned', `${dir} belongs to another user (uid ${st.uid})`, {
-      hint: `remove it, or name another socket path with --socket or ${SOCKET_ENV}`,
+    throw new UnsafeSocketPathError('socket-dir-not-owned', `runtime folder ${dir} belongs to another user (uid ${st.uid}), refused`, { hint });
+  }
+  if (me !== undefined && (st.mode & 0o777) !== 0o700) {
+    throw new UnsafeSocketPathError('socket-dir-not-private', `runtime folder ${dir} has mode ${mode(st.mode)}; it must be 0700 (yours alone), refused`, { hint });
+  }
+}
+
+/**
+ * Before connecting: a socket must be a socket owned by this user (or by `owner`, when the caller
+ * names whose daemon it means to reach). Another user's socket (planted at a `--socket` path, say)
+ * could answer with anything. A missing path passes: connecting reports it.
+ */
+export function verifySocketOwner(socketPath: string, owner: number | undefined = currentUid()): void {
+  if (socketPath.startsWith('\\\\')) return;
+  const me = owner;
+  if (me === undefined) return;
+  let st;
+  try {
+    st = lstatSync(socketPath);
+  } catch {
+    return;
+  }
+  if (!st.isSocket()) throw new UnsafeSocketPathError('socket-not-socket', `${socketPath} is not a socket, refused`, { hint: `name the daemon's socket with --socket or ${SOCKET_ENV}` });
+  if (st.uid !== me) {
+    throw new UnsafeSocketPathError('socket-not-owned', `socket ${socketPath} belongs to another user (uid ${st.uid}), refused`, {
+      hint: 'a daemon of yours makes its own socket; remove that one, or name another path with --socket',
     });
   }
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** Creates the folders a daemon's socket goes into, private to the user. */
@@ -133,6 +190,19 @@ export function preparePrivateSocketDir(target: SocketTarget, socketPath: string
   } else {
     // An explicit path: its folder is the user's choice; create it private when it is missing.
     mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
+  }
+}
+
+/** The CLI's check before it talks to the sockets of a target: the folders must be private. */
+export function verifyTargetDir(target: SocketTarget): void {
+  if (target.kind !== 'dir' || target.dir.startsWith('\\\\') || currentUid() === undefined) return;
+  for (const dir of [dirname(target.dir), target.dir]) {
+    try {
+      lstatSync(dir);
+    } catch {
+      return; // Not made yet: no daemon has run, nothing to trust.
+    }
+    verifyPrivateDir(dir);
   }
 }
 

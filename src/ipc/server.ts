@@ -3,13 +3,14 @@
 import { lstatSync, unlinkSync, chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SvcError } from '../model/errors.ts';
-import { LineDecoder, encodeLine, type Frame } from './codec.ts';
+import { LineDecoder, MAX_DISCARD_BYTES, encodeLine, type Frame } from './codec.ts';
 import { probe } from './client.ts';
 import {
   checkSocketPath,
   daemonSocketPath,
   listSockets,
   preparePrivateSocketDir,
+  verifySocketOwner,
   type SocketTarget,
 } from './paths.ts';
 import {
@@ -27,6 +28,12 @@ import {
  * request yet (a `svc status` among them). An idle connection costs one descriptor and a few kB.
  */
 const MAX_CONNECTIONS = 1024;
+/** Requests of one connection handled at once; the CLI sends one per connection. */
+const MAX_IN_FLIGHT_PER_CONNECTION = 4;
+/** Requests of one connection decoded and waiting; past it the server stops reading from it. */
+const MAX_QUEUED_PER_CONNECTION = 64;
+/** Reply bytes not yet taken by the client; past it no new request of that connection starts. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
 
 export interface HandlerContext {
   /** Sends a progress line before the reply (long requests such as update). */
@@ -43,6 +50,8 @@ export interface IpcServerOptions {
   readonly log?: (line: string) => void;
   /** An idle connection is closed after this long. */
   readonly idleMs?: number;
+  /** Bytes of an oversized message skipped before the connection is closed (see LineDecoder). */
+  readonly maxDiscardBytes?: number;
 }
 
 /** Another daemon already listens on the socket path this one wanted. */
@@ -58,6 +67,9 @@ export class DaemonRunningError extends SvcError {
   }
 }
 
+/** A decoded line waiting for its answer (an `endless` stream closes the connection instead). */
+type Request = Exclude<Frame, { kind: 'endless' }>;
+
 /** Sockets this process listens on, so a second daemon in the same process picks another name. */
 const OWN_PATHS = new Set<string>();
 
@@ -68,6 +80,7 @@ export class IpcServer {
   /** Per connection: requests being handled, and when it last sent bytes (to pick whom to evict). */
   readonly #activity = new Map<Socket, { inFlight: number; lastActive: number }>();
   #closed = false;
+  #maxDiscardBytes = MAX_DISCARD_BYTES;
 
   private constructor(path: string, server: Server) {
     this.path = path;
@@ -99,6 +112,7 @@ export class IpcServer {
     const log = options.log ?? (() => {});
     const server = createServer({ pauseOnConnect: false });
     const ipc = new IpcServer(path, server);
+    if (options.maxDiscardBytes !== undefined) ipc.#maxDiscardBytes = options.maxDiscardBytes;
     // No server.maxConnections: at that cap Node drops *new* connections, so a few clients that
     // connect and never send would lock `svc status` out. #accept evicts the longest-idle one instead.
     server.on('connection', (socket) => ipc.#accept(socket, options.handlers, maxBytes, options.idleMs ?? 300_000, log));
@@ -141,26 +155,66 @@ export class IpcServer {
     });
     socket.on('error', () => socket.destroy());
     socket.setTimeout(idleMs, () => socket.end());
-    const decoder = new LineDecoder(maxBytes);
+    const decoder = new LineDecoder(maxBytes, { maxDiscardBytes: this.#maxDiscardBytes });
     const send = (message: unknown): void => {
       if (!socket.destroyed && socket.writable) socket.write(encodeLine(message));
     };
+    // Requests wait here and start a few at a time, and only while the client reads its replies:
+    // a client that pipelines thousands of requests and never reads would otherwise make the daemon
+    // buffer every reply in memory. Reading pauses meanwhile, so the kernel pushes back on the client.
+    let queue: Request[] = [];
+    let head = 0;
+    let running = 0;
+    /** Set when the client sent a line without end: the connection is closed once answered. */
+    let endlessAfter: number | undefined;
+    const pump = (): void => {
+      while (head < queue.length && running < MAX_IN_FLIGHT_PER_CONNECTION && socket.writableLength < MAX_UNSENT_BYTES && !socket.destroyed) {
+        const frame = queue[head++]!;
+        running++;
+        void this.#handle(frame, handlers, maxBytes, send, log).finally(() => {
+          running--;
+          activity.lastActive = performance.now();
+          pump();
+        });
+      }
+      if (head === queue.length) {
+        queue = [];
+        head = 0;
+      }
+      activity.inFlight = running + (queue.length - head);
+      if (endlessAfter !== undefined) {
+        // Hanging up (the decoder ignores the rest): once what came before is answered, say why and
+        // close, without waiting for a client that may never stop sending.
+        if (running === 0 && head === queue.length && socket.writable) {
+          send({ v: PROTOCOL_VERSION, id: null, ok: false, error: { code: 'too-large', message: `no newline after ${endlessAfter} bytes over the message limit of ${maxBytes}; closing the connection` } } satisfies Reply);
+          socket.end(() => socket.destroy());
+        }
+        return;
+      }
+      const behind = queue.length - head >= MAX_QUEUED_PER_CONNECTION || socket.writableLength >= MAX_UNSENT_BYTES;
+      if (behind && !socket.isPaused()) socket.pause();
+      else if (!behind && socket.isPaused()) socket.resume();
+    };
+    socket.on('drain', pump);
     socket.on('data', (chunk: Buffer) => {
       activity.lastActive = performance.now();
       for (const frame of decoder.push(chunk)) {
-        activity.inFlight++;
-        void this.#handle(frame, handlers, maxBytes, send, log).finally(() => {
-          activity.inFlight--;
-          activity.lastActive = performance.now();
-        });
+        if (frame.kind === 'endless') {
+          // Not the protocol: answer what came before, say why, then hang up (the daemon goes on
+          // serving everyone else).
+          endlessAfter = frame.bytes;
+          break;
+        }
+        queue.push(frame);
       }
+      pump();
     });
   }
 
-  async #handle(frame: Frame, handlers: Readonly<Record<string, Handler>>, maxBytes: number, send: (m: unknown) => void, log: (line: string) => void): Promise<void> {
+  async #handle(frame: Request, handlers: Readonly<Record<string, Handler>>, maxBytes: number, send: (m: unknown) => void, log: (line: string) => void): Promise<void> {
     const fail = (id: Reply['id'], error: ErrorBody): void => send({ v: PROTOCOL_VERSION, id, ok: false, error } satisfies Reply);
     if (frame.kind === 'too-large') {
-      fail(null, { code: 'too-large', message: `message of ${frame.bytes} bytes is over the limit of ${maxBytes}` });
+      fail(null, { code: 'too-large', message: `message over the limit of ${maxBytes} bytes (${frame.bytes} bytes so far); it is skipped up to its newline` });
       return;
     }
     if (frame.kind === 'bad-json') {
@@ -256,6 +310,7 @@ async function claimPath(path: string): Promise<void> {
   } catch {
     return; // Nothing there.
   }
+  if (isSocket) verifySocketOwner(path);
   if (!isSocket) {
     throw new SvcError('socket-path-taken', `${path} exists and is not a socket`, {
       hint: 'remove that file, or name another socket path with --socket or SVC_SOCKET',

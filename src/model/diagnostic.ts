@@ -1,4 +1,5 @@
 // Problems found while reading input: where they are and what to do about them.
+import { safeLine } from './safe-text.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -27,13 +28,15 @@ export interface SkippedOperation {
 }
 
 /** `file:line` or `file#/pointer`: how every diagnostic names its place. */
+/** `file:line:column` or `file#pointer`, on one line (file names and pointers come from specs). */
 export function formatPlace(d: Pick<Diagnostic, 'file' | 'pointer' | 'line' | 'column'>): string {
-  if (d.line !== undefined) return `${d.file}:${d.line}${d.column !== undefined ? `:${d.column}` : ''}`;
-  if (d.pointer !== undefined) return `${d.file}#${d.pointer}`;
-  return d.file;
+  if (d.line !== undefined) return safeLine(`${d.file}:${d.line}${d.column !== undefined ? `:${d.column}` : ''}`);
+  if (d.pointer !== undefined) return safeLine(`${d.file}#${d.pointer}`);
+  return safeLine(d.file);
 }
 
+/** A diagnostic as one line, and its hint as a second one; messages may quote spec text, so each is made safe. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const head = `${formatPlace(d)}: ${d.severity}: ${d.message}`;
-  return d.hint ? `${head}\n  hint: ${d.hint}` : head;
+  const head = `${formatPlace(d)}: ${d.severity}: ${safeLine(d.message)}`;
+  return d.hint ? `${head}\n  hint: ${safeLine(d.hint)}` : head;
 }

@@ -1,5 +1,6 @@
 // endpoint_by_collection: browse a group of specs (svc.yaml collections, or specs/ sub-folders).
 import { z } from 'zod';
+import { safeLine } from '../model/safe-text.ts';
 import { defineTool, readOnly } from './define.ts';
 import { endpointPage, listingOutputShape, nextLine, pageHeader, pageShape, paginate } from './listing.ts';
 import { requireCollection } from './lookup.ts';
@@ -18,7 +19,7 @@ export const endpointByCollection = defineTool({
       const page = paginate(ctx.catalog.collections(), cursor, limit);
       const lines = [
         `${pageHeader(page, 'collections')}; pass collection to list its endpoints`,
-        ...page.items.map((c) => `${c.name}: ${c.endpoints} endpoints; specs ${c.specs.map((s) => `${s.name} (${s.endpoints})`).join(', ')}`),
+        ...page.items.map((c) => safeLine(`${c.name}: ${c.endpoints} endpoints; specs ${c.specs.map((s) => `${s.name} (${s.endpoints})`).join(', ')}`)),
         ...nextLine(page),
       ];
       const collections = page.items.map((c) => ({ name: c.name, endpoints: c.endpoints, specs: c.specs.map((s) => ({ name: s.name, endpoints: s.endpoints })) }));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from './define.ts';
 import { endpointPage, listingOutputShape, nextLine, pageHeader, pageShape, paginate } from './listing.ts';
 import { requireSpec } from './lookup.ts';
+import { safeLine } from '../model/safe-text.ts';
 
 export const ENDPOINT_BY_SPEC = 'endpoint_by_spec';
 
@@ -19,7 +20,7 @@ export const endpointBySpec = defineTool({
       const lines = [
         `${pageHeader(page, 'specs')}; pass spec to list its endpoints`,
         ...page.items.map(
-          (s) => `${s.name}: ${s.endpoints} endpoints${s.deprecated ? ` (${s.deprecated} deprecated)` : ''}, collection ${s.collection}${s.title ? `, "${s.title}"` : ''}`,
+          (s) => safeLine(`${s.name}: ${s.endpoints} endpoints${s.deprecated ? ` (${s.deprecated} deprecated)` : ''}, collection ${s.collection}${s.title ? `, "${s.title}"` : ''}`),
         ),
         ...nextLine(page),
       ];

@@ -1,5 +1,6 @@
 // endpoint_by_tag: browse by the spec's own tags (GitHub: issues, repos, actions ...).
 import { z } from 'zod';
+import { safeLine } from '../model/safe-text.ts';
 import { defineTool, readOnly } from './define.ts';
 import { endpointPage, listingOutputShape, nextLine, pageHeader, pageShape, paginate } from './listing.ts';
 import { requireSpec, requireTag } from './lookup.ts';
@@ -20,7 +21,7 @@ export const endpointByTag = defineTool({
       const page = paginate(ctx.catalog.tags(within), cursor, limit);
       const lines = [
         `${pageHeader(page, 'tags')}${scope}; pass tag to list its endpoints`,
-        ...page.items.map((t) => `${t.tag}: ${t.endpoints}`),
+        ...page.items.map((t) => safeLine(`${t.tag}: ${t.endpoints}`)),
         ...nextLine(page),
       ];
       const tags = page.items.map((t) => ({ tag: t.tag, endpoints: t.endpoints }));

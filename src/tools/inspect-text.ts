@@ -4,6 +4,7 @@
 // source's text unchanged; everything else is compact. Defaults, examples and formats stand on
 // the line of their field; `depth` shows more levels of body and response fields (bounded).
 import type { BodyContent, Endpoint, ImportedSpec, Parameter, Response } from '../model/index.ts';
+import { safeLine } from '../model/safe-text.ts';
 import { DEFAULT_FIELD_DEPTH, MAX_FIELD_DEPTH, enumLabel, fieldLines, valueFlags, valueText, withFormat } from './schema-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
@@ -57,7 +58,7 @@ export function parameterLine(p: Parameter, spec: ImportedSpec): string {
   const own = p.example !== undefined && !isNode(p.example) && ![node?.['default'], node?.['example']].some((v) => v !== undefined && valueText(v) === valueText(p.example));
   flags.push(...valueFlags(own ? { ...node, example: p.example } : node));
   const description = firstSentence(p.description, 100);
-  return `  ${p.name} (${flags.join(', ')})${description ? `: ${description}` : ''}`;
+  return `  ${safeLine(`${p.name} (${flags.join(', ')})`)}${description ? `: ${description}` : ''}`;
 }
 
 /** JSON first: it is what `invoke` sends best; other media types are named. */
@@ -86,7 +87,7 @@ function bodyLines(endpoint: Endpoint, spec: ImportedSpec, depth: number): strin
   const head = [chosen.mediaType];
   if (body.required) head.push('required');
   if (others.length) head.push(`also ${others.join(', ')}`);
-  return [`Body (${head.join('; ')}):`, ...schemaLines(chosen.schema, spec, '  ', depth, 'request')];
+  return [`Body (${safeLine(head.join('; '))}):`, ...schemaLines(chosen.schema, spec, '  ', depth, 'request')];
 }
 
 /** The response whose fields are shown: the first 2xx one with a schema. */
@@ -99,7 +100,7 @@ function responseLines(endpoint: Endpoint, spec: ImportedSpec, depth: number): s
   const success = successResponse(endpoint.responses);
   const lines = ['Responses:'];
   for (const r of endpoint.responses) {
-    lines.push(`  ${r.status}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`);
+    lines.push(`  ${safeLine(r.status)}${r.label ? ` ${clip(oneLine(r.label), 80)}` : ''}`);
     if (r === success) lines.push(...schemaLines(r.schema, spec, '    ', depth, 'response'));
   }
   return lines;
@@ -107,7 +108,8 @@ function responseLines(endpoint: Endpoint, spec: ImportedSpec, depth: number): s
 
 export function renderInspect(endpoint: Endpoint, spec: ImportedSpec, options: InspectOptions = {}): string {
   const asked = options.depth === undefined ? undefined : Math.min(Math.max(1, Math.trunc(options.depth)), MAX_FIELD_DEPTH);
-  const lines = [`${endpoint.method} ${endpoint.path}`];
+  // One-line fields are made safe; summary and description are the source's text (a fixed rule).
+  const lines = [safeLine(`${endpoint.method} ${endpoint.path}`)];
   if (endpoint.deprecated) lines.push('Deprecated: yes, prefer another endpoint for new work');
   // The source's text unchanged, except trailing whitespace (YAML block scalars end in a newline).
   if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary.trimEnd()}`);

@@ -2,6 +2,7 @@
 // form every listing tool declares as its output schema.
 import { z } from 'zod';
 import type { Endpoint } from '../model/index.ts';
+import { safeLine } from '../model/safe-text.ts';
 import { ToolInputError } from './errors.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 import type { ToolResult } from './types.ts';
@@ -53,7 +54,8 @@ export function shortSummary(e: Endpoint): string | undefined {
 /** `spec:METHOD:/path - Summary [deprecated]`: the id already names method and path. */
 export function listingLine(e: Endpoint): string {
   const summary = shortSummary(e);
-  return `${e.id}${summary ? ` - ${summary}` : ''}${e.deprecated ? ' [deprecated]' : ''}`;
+  // The id holds the spec's path key: a newline there must not start a forged listing line.
+  return `${safeLine(e.id)}${summary ? ` - ${summary}` : ''}${e.deprecated ? ' [deprecated]' : ''}`;
 }
 
 export function endpointItemOf(e: Endpoint): EndpointItem {
@@ -107,7 +109,7 @@ export function nextLine(page: Page<unknown>): string[] {
 
 /** A page of endpoints as text and structuredContent. */
 export function endpointPage(page: Page<Endpoint>, title: string): ToolResult {
-  const lines = [`${pageHeader(page, 'endpoints')}${title ? ` ${title}` : ''}`, ...page.items.map(listingLine), ...nextLine(page)];
+  const lines = [`${pageHeader(page, 'endpoints')}${title ? ` ${safeLine(title)}` : ''}`, ...page.items.map(listingLine), ...nextLine(page)];
   const structured: Record<string, unknown> = { endpoints: page.items.map(endpointItemOf), total: page.total };
   if (page.nextCursor) structured['nextCursor'] = page.nextCursor;
   return { text: lines.join('\n'), structured };

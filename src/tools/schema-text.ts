@@ -2,6 +2,7 @@
 // sentence`, nested objects indented, circular references named instead of expanded. Not a schema
 // dump: the model needs field names, types, which are required and what values look like, not
 // every keyword.
+import { safeLine } from '../model/safe-text.ts';
 import { clip, firstSentence, oneLine } from './text.ts';
 
 type Node = Record<string, unknown>;
@@ -170,7 +171,7 @@ export function fieldLines(schema: unknown, options: FieldOptions = {}): string[
   const maxDepth = Math.min(Math.max(1, options.depth ?? DEFAULT_FIELD_DEPTH), MAX_FIELD_DEPTH);
   const hidden = options.direction === 'response' ? 'writeOnly' : 'readOnly';
   const root = objectOf(schema);
-  if (!root) return [`${indent}${undescribed(schema)}`];
+  if (!root) return [`${indent}${safeLine(undescribed(schema))}`];
   const lines: string[] = [];
   // A list of objects says so once: the fields below are those of each item.
   if (isNode(schema) && !isNode(merged(schema)['properties']) && merged(schema)['items'] !== undefined) lines.push(`${indent}(a list; each item:)`);
@@ -194,7 +195,8 @@ export function fieldLines(schema: unknown, options: FieldOptions = {}): string[
       if (isNode(value) && value['deprecated'] === true) flags.push('deprecated');
       flags.push(...valueFlags(value));
       const description = isNode(value) ? firstSentence(value['description'] as string | undefined, 80) : undefined;
-      lines.push(`${pad}${name} (${flags.join(', ')})${description ? `: ${description}` : ''}`);
+      // Property names and enum values come from the spec: one line each, whatever they hold.
+      lines.push(`${pad}${safeLine(`${name} (${flags.join(', ')})`)}${description ? `: ${description}` : ''}`);
       const child = objectOf(value);
       if (child && depth + 1 < maxDepth) walk(child, `${pad}  `, depth + 1);
     }

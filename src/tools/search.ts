@@ -1,5 +1,6 @@
 // search: ranked full-text search over ids, paths, summaries, descriptions, tags and parameters.
 import { z } from 'zod';
+import { safeLine } from '../model/safe-text.ts';
 import { HTTP_METHODS, type HttpMethod } from '../model/index.ts';
 import { defineTool, readOnly } from './define.ts';
 import { endpointItemOf, listingLine, listingOutputShape } from './listing.ts';
@@ -59,5 +60,6 @@ export const search = defineTool({
 
 /** The query as quoted back: a huge query must not come back whole (the LLM pays for every token). */
 function echo(query: string): string {
-  return query.length <= 80 ? query : `${query.slice(0, 77)}...`;
+  const line = safeLine(query);
+  return line.length <= 80 ? line : `${line.slice(0, 77)}...`;
 }

@@ -1,8 +1,9 @@
 // Small text helpers shared by every renderer: everything the model reads goes through these.
+import { safeLine } from '../model/safe-text.ts';
 
-/** Collapse runs of whitespace (newlines included) into single spaces. */
+/** Control characters removed, runs of whitespace (newlines included) collapsed into single spaces. */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return safeLine(text).replace(/\s+/g, ' ').trim();
 }
 
 /** Cut `text` to at most `max` characters, marking the cut with an ellipsis. */

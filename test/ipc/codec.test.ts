@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LineDecoder, encodeLine } from '../../src/ipc/codec.ts';
+import { LineDecoder, encodeLine, type Frame } from '../../src/ipc/codec.ts';
 
 test('decodes lines split across chunks and several lines in one chunk', () => {
   const d = new LineDecoder(1024);
@@ -32,17 +32,18 @@ test('blank lines are ignored', () => {
   assert.deepEqual(d.push(Buffer.from('\n\r\n  \n')), []);
 });
 
-test('an oversized line is dropped without buffering it and decoding resumes after its newline', () => {
+test('an oversized line is reported as soon as it passes the cap, dropped without buffering, and decoding resumes after its newline', () => {
   const d = new LineDecoder(100);
   const big = 'x'.repeat(1000);
-  const frames = [];
+  const frames: Frame[] = [];
   for (let i = 0; i < 10; i++) {
     frames.push(...d.push(Buffer.from(big)));
-    assert.ok(d.pending <= 100_000);
+    assert.ok(d.pending <= 100);
+    if (i === 0) assert.deepEqual(frames, [{ kind: 'too-large', bytes: 1000 }], 'reported before its newline');
   }
   frames.push(...d.push(Buffer.from('\n{"after":1}\n')));
   assert.deepEqual(frames, [
-    { kind: 'too-large', bytes: 10_001 },
+    { kind: 'too-large', bytes: 1000 },
     { kind: 'message', value: { after: 1 } },
   ]);
 });

@@ -78,8 +78,9 @@ export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
     mcpUrl: `${baseUrl}/mcp`,
     socket: options.socket,
     stderr: () => stderr,
-    status: (timeoutMs = 2000) => request(options.socket, 'status', {}, { timeoutMs }),
-    update: (timeoutMs = 120_000) => request(options.socket, 'update', {}, { timeoutMs }),
+    // A daemon run as another user has that user's socket: name it, or the client refuses to connect.
+    status: (timeoutMs = 2000) => request(options.socket, 'status', {}, { timeoutMs, ...(options.user ? { socketOwner: options.user.uid } : {}) }),
+    update: (timeoutMs = 120_000) => request(options.socket, 'update', {}, { timeoutMs, ...(options.user ? { socketOwner: options.user.uid } : {}) }),
     alive: () => !exited,
     heapAfterGc: async () => {
       const ws = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];

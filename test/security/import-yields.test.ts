@@ -1,0 +1,49 @@
+// Availability while a large spec imports: the walk over its endpoints hands the thread back every
+// few milliseconds, so timers, `svc status` and signals are served meanwhile. Before, the walk over
+// tens of thousands of endpoints held the event loop for seconds at a stretch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { importSpec } from '../../src/import/index.ts';
+
+function generated(format: 'openapi' | 'swagger', endpoints: number): string {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < endpoints; i++) {
+    const parameters = format === 'openapi'
+      ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]
+      : [{ name: 'id', in: 'path', required: true, type: 'string' }];
+    paths[`/r${i % 97}/item${i}/{id}`] = { get: { summary: `Get item ${i}`, tags: [`t${i % 50}`], parameters, responses: { '200': { description: 'OK' } } } };
+  }
+  return JSON.stringify(format === 'openapi' ? { openapi: '3.0.3', info: { title: 'big', version: '1' }, paths } : { swagger: '2.0', info: { title: 'big', version: '1' }, paths });
+}
+
+for (const format of ['openapi', 'swagger'] as const) {
+  test(`an import of 40,000 ${format} endpoints lets the event loop turn all along`, { timeout: 120_000 }, async (t) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'svc-yield-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'big.json');
+    await writeFile(file, generated(format, 40_000));
+    let last = performance.now();
+    let longest = 0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      ticks++;
+    }, 10);
+    const started = performance.now();
+    const outcome = await importSpec(file, { name: 'big', collection: 'c', maxSpecBytes: 100_000_000 });
+    const total = performance.now() - started;
+    clearInterval(timer);
+    longest = Math.max(longest, performance.now() - last);
+    assert.ok(outcome.ok);
+    if (process.env['SVC_TEST_VERBOSE']) console.log(`${format}: longest ${Math.round(longest)} ms of ${Math.round(total)} ms`);
+    assert.equal(outcome.spec.endpoints.length, 40_000);
+    // Reading and parsing the file is one step; the walk over the endpoints must not be another.
+    assert.ok(longest < Math.max(1500, total / 3), `the event loop was held for ${Math.round(longest)} ms of a ${Math.round(total)} ms import (${ticks} timer ticks)`);
+    assert.ok(ticks > 5, `only ${ticks} timer ticks in ${Math.round(total)} ms`);
+  });
+}
