@@ -146,6 +146,9 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   const importing = new Promise<void>((resolve) => (startImport = resolve));
   let loaded = false;
   const ready = importing.then(() => {
+    // A close that began before the import (a signal while stdio waited for the first exchange)
+    // must not start a long import: the process is on its way out.
+    if (closing) return [];
     started = performance.now();
     // Reading, parsing and indexing hold the thread for long stretches: a signal meanwhile must end
     // the process at once (src/daemon/signals.ts).
@@ -157,7 +160,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   }).then(
     (result) => {
       outcomes = result;
-        loaded = true;
+      loaded = true;
       reportOutcomes(result, log, performance.now() - started);
       void services?.seed(config, result);
     },

@@ -4,7 +4,7 @@
 // The slowest test (a build, a pack and an install: about 10-20 s).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -64,6 +64,8 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
     if (install.status !== 0 && OFFLINE.test(install.stderr)) offline = install.stderr.split('\n').find((l) => OFFLINE.test(l));
     else assert.equal(install.status, 0, `npm install of the tarball failed:\n${install.stderr}`);
     installed = join(prefix, 'lib', 'node_modules', pkg.name);
+    // XDG_RUNTIME_DIR must exist and be private, as a session manager makes it (svc refuses otherwise).
+    mkdirSync(join(work, 'run'), { mode: 0o700 });
     plainEnv = {
       PATH: [join(prefix, 'bin'), dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter),
       HOME: process.env['HOME'] ?? work,
