@@ -168,14 +168,16 @@ export class Updater {
         reports.push(report(sc, state, diff, spec.warnings, [], false, ms));
         diffMs += elapsed(diffT0);
       } else {
-        const files = outcome.files.length > 0 ? outcome.files : [sc.path];
+        // The failed attempt's files and the last good version's stay watched; the hash covers the
+        // same list, so `changedOnDisk` compares like with like.
+        const files = [...new Set([...(outcome.files.length > 0 ? outcome.files : [sc.path]), ...(prev?.serving?.files ?? [])])];
         const failedHash = await this.#digests.specHash(files);
         const failure = { errors: outcome.errors, warnings: outcome.warnings, at: Date.now(), ...(failedHash !== undefined ? { hash: failedHash } : {}) };
         next.push({
           config: sc,
           ...(prev?.serving ? { serving: prev.serving } : {}),
           failure,
-          files: [...new Set([...files, ...(prev?.serving?.files ?? [])])],
+          files,
           importKey: prev?.importKey ?? importKey,
         });
         reports.push(report(sc, 'failed', NO_DIFF, outcome.warnings, outcome.errors, prev?.serving !== undefined, ms));
