@@ -97,22 +97,39 @@ function refsIn(json: string): string[] {
   return out;
 }
 
-/** A digest of what a `$ref` leads to, following nested refs; each target is read once per version. */
+/**
+ * A digest of what a `$ref` leads to, following nested refs; each target is read once per version.
+ * Schemas that reach each other (Pet -> Tag -> Pet) form one strongly connected group: a digest
+ * taken inside the group, where the walk cut the cycle, depends on where the walk came in, so
+ * every member gets the group's digest, taken at its first member once the whole group is walked
+ * (Tarjan's algorithm). Caching a member's partial digest instead would hide a change in Pet from
+ * an endpoint that reaches Tag first.
+ */
 class RefDigests {
   readonly #spec: ImportedSpec;
   readonly #done = new Map<string, string>();
-  readonly #active = new Set<string>();
+  /** Keys being walked or waiting for their group's root, in walk order; value: position. */
+  readonly #open = new Map<string, number>();
+  readonly #order: string[] = [];
 
   constructor(spec: ImportedSpec) {
     this.#spec = spec;
   }
 
   digest(file: string, ref: string): string {
+    return this.#visit(file, ref).digest;
+  }
+
+  /** `low`: the earliest open position this walk reached (a cycle back into an open group). */
+  #visit(file: string, ref: string): { digest: string; low: number } {
     const key = `${file}|${ref}`;
     const known = this.#done.get(key);
-    if (known !== undefined) return known;
-    if (this.#active.has(key)) return `cycle:${ref}`;
-    this.#active.add(key);
+    if (known !== undefined) return { digest: known, low: Infinity };
+    const open = this.#open.get(key);
+    if (open !== undefined) return { digest: `cycle:${ref}`, low: open };
+    const position = this.#order.length;
+    this.#open.set(key, position);
+    this.#order.push(key);
     let target: SchemaLink;
     try {
       target = this.#spec.schemas.shallow({ file, node: { $ref: ref } });
@@ -122,10 +139,21 @@ class RefDigests {
     const h = createHash('sha1');
     const text = JSON.stringify(target.node) ?? 'undefined';
     h.update(text);
-    if (text.includes('"$ref"')) for (const inner of refsIn(text)) h.update(this.digest(target.file, inner));
-    this.#active.delete(key);
-    const d = h.digest('base64');
-    this.#done.set(key, d);
-    return d;
+    let low = Infinity;
+    if (text.includes('"$ref"')) {
+      for (const inner of refsIn(text)) {
+        const sub = this.#visit(target.file, inner);
+        h.update(sub.digest);
+        low = Math.min(low, sub.low);
+      }
+    }
+    const digest = h.digest('base64');
+    if (low < position) return { digest, low };
+    // The first member of its group: everything opened since belongs to the group.
+    for (const member of this.#order.splice(position)) {
+      this.#open.delete(member);
+      this.#done.set(member, digest);
+    }
+    return { digest, low: Infinity };
   }
 }
