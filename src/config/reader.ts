@@ -56,9 +56,10 @@ export class Reader {
     return undefined;
   }
 
+  /** Follows an alias; an empty value (`key:` or `key: ~`) is `null`, as if the key had no node. */
   #deref(node: unknown): Node | null {
-    if (isAlias(node)) return (node.resolve(this.#doc) as Node | undefined) ?? null;
-    return (node as Node | null) ?? null;
+    const target = isAlias(node) ? ((node.resolve(this.#doc) as Node | undefined) ?? null) : ((node as Node | null) ?? null);
+    return isScalar(target) && target.value === null ? null : target;
   }
 
   root(): Located {
