@@ -48,6 +48,7 @@ export class Reader {
     const range = (node as { range?: [number, number, number] } | null)?.range;
     if (!range) return undefined;
     const { line } = this.#lines.linePos(range[0]);
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: a LineCounter fed by the parser numbers lines from 1; 0 would mean it saw no text
     return line > 0 ? line : undefined;
   }
 

@@ -70,6 +70,9 @@ describe('reading the file', () => {
     assert.doesNotMatch(p.message, /at line \d+, column \d+/);
     assert.doesNotMatch(p.message, /\n/);
     assert.match(p.message, / \(not valid YAML; check indentation, quotes and colons\)$/);
+    // Past line 9 and column 9 too (the position is cut whatever its digits).
+    const deep = await onlyProblem(`${'# pad\n'.repeat(11)}specs:\n  - path: specs/pets.yaml\n    name: aaaaaaaaaaaa: b\n`);
+    assert.deepEqual([deep.line, deep.message], [14, 'Nested mappings are not allowed in compact mappings (not valid YAML; check indentation, quotes and colons)']);
     const dup = await onlyProblem('specs: []\nspecs: []\n');
     assert.equal(dup.message, 'Map keys must be unique (not valid YAML; check indentation, quotes and colons)');
     assert.equal(dup.line, 2);
@@ -364,6 +367,19 @@ describe('names, collections and duplicates', () => {
     const p = await onlyProblem('specs:\n  - specs/pets.yaml\n  - other/pets.yaml\n');
     assert.deepEqual([p.key, p.line], ['specs[1]', 3]);
     assert.equal(p.message, 'spec name `pets` is already used by specs/pets.yaml (line 2); names must be unique: give one of them a different `name:`');
+  });
+
+  it('a duplicate whose first entry is outside the config folder names it by its absolute path', async () => {
+    const outside = await tempProject({ 'pets.yaml': SPEC });
+    try {
+      const first = join(outside.dir, 'pets.yaml');
+      const p = await onlyProblem(`specs:\n  - ${first}\n  - specs/pets.yaml\n`);
+      assert.equal(p.message, `spec name \`pets\` is already used by ${first} (line 2); names must be unique: give one of them a different \`name:\``);
+      const c = await configFromFiles([first, 'specs/pets.yaml'], project.dir);
+      assert.deepEqual(c.specs.map((s) => s.name), ['pets', 'pets-2']);
+    } finally {
+      await outside.cleanup();
+    }
   });
 
   it('a missing file and a folder are named with the line of their path', async () => {
