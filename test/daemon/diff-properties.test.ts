@@ -146,6 +146,32 @@ ${extra}`;
     assert.deepEqual(diffSpecs(a, b).changed, []);
   });
 
+  test('an inline schema detail the type label does not show is content; parameters and bodies without a schema are stable', async () => {
+    const text = (max: number): string => `openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    post:
+      parameters:
+        - { name: q, in: query, schema: { type: string, maxLength: ${max} } }
+        - { name: free, in: header }
+      requestBody:
+        content:
+          text/plain: {}
+          application/json: { schema: { type: object } }
+      responses: { '200': { description: OK } }
+  /b:
+    get:
+      parameters: [{ name: only, in: query }]
+      responses: { '200': { description: OK, content: { text/plain: {} } } }
+`;
+    const a = await imported(text(5));
+    const same = await imported(text(5));
+    const other = await imported(text(6));
+    assert.deepEqual(diffSpecs(a, same), { added: [], removed: [], changed: [] });
+    assert.deepEqual(diffSpecs(a, other), { added: [], removed: [], changed: ['s:POST:/a'] });
+  });
+
   test('where an operation sits in its file is not content', async () => {
     const one = [{ path: '/a', method: 'get', summary: 'one', type: 'string' }] as const;
     assert.deepEqual(diffSpecs(await imported(yamlOf(one)), await imported(yamlOf(one, 3))), { added: [], removed: [], changed: [] });

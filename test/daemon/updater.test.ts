@@ -120,6 +120,24 @@ describe('first update and no-change updates', () => {
     assert.equal(result.generation, h.catalog.generation);
     assert.equal(h.updater.busy, false);
     assert.equal(h.updater.lastResult, result);
+    assert.equal(result.restartNeeded, undefined, 'nothing to restart on the first update');
+  });
+
+  test('a new updater is idle and has no result; every update reports its phases in tenths of a millisecond', async () => {
+    assert.equal(h.updater.busy, false);
+    assert.equal(h.updater.lastResult, undefined);
+    assert.equal(h.updater.config, undefined);
+    await twoSpecs();
+    h.write('specs/pets.yaml', openapi('Pets', [PETS[0]!]));
+    const result = await h.update();
+    const phases = result.phases!;
+    assert.deepEqual(Object.keys(phases).sort(), ['check', 'config', 'diff', 'import', 'index']);
+    for (const [name, ms] of Object.entries({ ...phases, total: result.ms })) {
+      assert.ok(ms >= 0 && ms < 60_000, `${name}: ${ms}`);
+      assert.ok(Number.isInteger(Math.round(ms * 10 * 1000) / 1000), `${name} has one decimal: ${ms}`);
+    }
+    assert.ok(phases.config + phases.check + phases.import <= result.ms + 0.5, JSON.stringify(result));
+    assert.ok(Math.abs(result.startedAt - Date.now()) < 60_000);
   });
 
   test('with nothing changed nothing is re-imported, the catalogue is not swapped and the result says unchanged', async () => {
@@ -128,6 +146,9 @@ describe('first update and no-change updates', () => {
     const { result, specsAddedOrRemoved } = await h.updater.update();
     assert.deepEqual(h.imported, []);
     assert.deepEqual(states(result), { pets: 'unchanged', store: 'unchanged' });
+    for (const r of result.specs) {
+      assert.deepEqual([r.warnings, r.errors, r.keptPrevious, r.ms, r.added.count, r.changed.count], [[], [], false, 0, 0, 0], r.name);
+    }
     assert.equal(result.ok, true);
     assert.equal(result.changed, false);
     assert.equal(specsAddedOrRemoved, false);
@@ -155,6 +176,12 @@ describe('spec file changes', () => {
     assert.deepEqual(h.imported, [h.path('specs/pets.yaml')]);
     assert.deepEqual(states(result), { pets: 'changed', store: 'unchanged' });
     assert.deepEqual(report(result, 'pets').added.sample, ['pets:POST:/pets']);
+    assert.deepEqual([report(result, 'pets').warnings, report(result, 'pets').errors, report(result, 'pets').keptPrevious], [[], [], false]);
+    assert.equal(await h.updater.changedOnDisk('pets'), false);
+    assert.equal(await h.updater.changedOnDisk('store'), false);
+    h.write('specs/pets.yaml', openapi('Pets', PETS));
+    assert.equal(await h.updater.changedOnDisk('pets'), true);
+    assert.equal(await h.updater.changedOnDisk('store'), false, 'only the spec whose file changed');
     assert.equal(report(result, 'pets').removed.count, 0);
     assert.equal(result.changed, true);
     assert.ok(h.catalog.get('pets:POST:/pets'));
@@ -287,6 +314,7 @@ describe('svc.yaml changes', () => {
     assert.deepEqual(h.imported, []);
     assert.deepEqual(states(result), { pets: 'unchanged', store: 'removed' });
     assert.deepEqual(report(result, 'store').removed, { count: 1, sample: ['store:GET:/orders'] });
+    assert.deepEqual([report(result, 'store').warnings, report(result, 'store').errors, report(result, 'store').keptPrevious], [[], [], false]);
     assert.equal(specsAddedOrRemoved, true, 'a removed spec changes every listing of specs');
     assert.equal(result.changed, true);
     assert.equal(h.catalog.spec('store'), undefined);
@@ -349,6 +377,12 @@ describe('svc.yaml changes', () => {
     assert.deepEqual(h.imported.sort(), [h.path('specs/pets.yaml'), h.path('specs/store.yaml')]);
     assert.deepEqual(states(result), { pets: 'failed', store: 'failed' }, 'both files are over 100 bytes');
     assert.equal(report(result, 'pets').keptPrevious, true);
+    // One of two failing is enough for ok: false.
+    h.yaml('limits:\n  maxSpecBytes: 100\nspecs:\n  - path: specs/pets.yaml\n    refs: { remote: true }\n  - specs/tiny.yaml\n');
+    h.write('specs/tiny.yaml', 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n');
+    const mixed = await h.update();
+    assert.deepEqual(states(mixed), { pets: 'failed', tiny: 'added', store: 'removed' });
+    assert.equal(mixed.ok, false);
   });
 
   test('a renamed spec is the old name removed and the new one added', async () => {
@@ -458,6 +492,8 @@ describe('seed: taking over the first import', () => {
     assert.equal(await h.updater.changedOnDisk('nosuch'), false);
     assert.deepEqual([...h.updater.watchedFiles().keys()].sort(), [h.path('specs/broken.yaml'), h.path('specs/pets.yaml')]);
 
+    const seeded = h.updater.states.find((s) => s.config.name === 'broken')!;
+    assert.ok(seeded.failure && seeded.failure.errors.length > 0);
     const result = await h.update();
     assert.deepEqual(h.imported, [h.path('specs/broken.yaml')], 'only the spec that failed at start is tried again');
     assert.deepEqual(states(result), { pets: 'unchanged', broken: 'failed' });
@@ -468,4 +504,21 @@ describe('seed: taking over the first import', () => {
     const changed = await h.update();
     assert.deepEqual(report(changed, 'pets').removed.sample, ['pets:GET:/pets/{id}']);
   });
+});
+
+test('a spec with no outcome from the first import is seeded as failed with its own file watched', async () => {
+  h.write('specs/pets.yaml', openapi('Pets', PETS));
+  h.write('specs/late.yaml', openapi('Late', STORE));
+  h.yaml('specs:\n  - specs/pets.yaml\n  - specs/late.yaml\n');
+  const config = await loadConfig(h.path('svc.yaml'));
+  const pets = await importSpec(config.specs[0]!.path, { name: 'pets', collection: 'default' });
+  await h.updater.seed(config, [pets]);
+  const late = h.updater.states.find((s) => s.config.name === 'late')!;
+  assert.deepEqual(late.failure?.errors, []);
+  assert.deepEqual(late.failure?.warnings, []);
+  assert.deepEqual(late.files, [h.path('specs/late.yaml')]);
+  assert.equal(late.serving, undefined);
+  assert.equal(await h.updater.changedOnDisk('late'), true, 'never served: pending until it imports');
+  const result = await h.update();
+  assert.deepEqual(states(result), { pets: 'unchanged', late: 'added' });
 });

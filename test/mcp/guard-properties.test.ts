@@ -84,6 +84,18 @@ describe('loopback names', () => {
     );
   });
 
+  it('a loopback name inside a longer name, or with one bracket, is not loopback', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('localhost', '127.0.0.1', '::1', '127.1.2.3'), label, (name, other) => {
+        for (const host of [`${other}.${name}`.replace(/\.localhost$/, '.localhostx'), `${other}${name}`, `[${name}x`, `x${name}]`, `[${name}`, `${name}]`]) {
+          if (host.endsWith('.localhost')) continue;
+          assert.equal(isLoopbackHost(host), false, host);
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it('other addresses and wildcards are not loopback', () => {
     const other = fc.tuple(octet.filter((a) => a !== 127), octet, octet, octet).map((o) => o.join('.'));
     fc.assert(
@@ -103,6 +115,9 @@ describe('loopback names', () => {
       }),
       RUNS,
     );
+    assert.equal(hostnameOf('[::1'), '[::1', 'an unclosed bracket is kept as written');
+    assert.equal(hostnameOf(':80'), '');
+    assert.equal(hostnameOf('[]:80'), '');
   });
 });
 
@@ -139,6 +154,12 @@ describe('Host check on a loopback bind (DNS rebinding)', () => {
     );
   });
 
+  it('an allowed origin that does not parse allows no host, not even an empty name', () => {
+    const policy = { bindHost: '127.0.0.1', allowedOrigins: ['not an origin', 'https://ok.example'] };
+    assert.equal(checkHostAndOrigin(req({ host: ':7331' }), policy), 'Host ":7331" is not allowed');
+    assert.equal(checkHostAndOrigin(req({ host: 'ok.example' }), policy), undefined);
+  });
+
   it('refuses a request without Host', () => {
     assert.equal(checkHostAndOrigin(req({}), LOOPBACK_BIND), 'missing Host header');
     assert.equal(checkHostAndOrigin(req({ host: '' }), { bindHost: '0.0.0.0', allowedOrigins: [] }), 'missing Host header');
@@ -160,9 +181,14 @@ describe('Host check on other binds', () => {
     );
   });
 
+  it('a named bind accepts its own name in any case', () => {
+    assert.equal(checkHostAndOrigin(req({ host: 'svc.example:1' }), { bindHost: 'SVC.Example', allowedOrigins: [] }), undefined);
+    assert.equal(checkHostAndOrigin(req({ host: 'SVC.EXAMPLE' }), { bindHost: 'svc.example', allowedOrigins: [] }), undefined);
+  });
+
   it('a wildcard bind accepts any Host (a token guards it instead)', () => {
     fc.assert(
-      fc.property(fc.constantFrom('0.0.0.0', '::', '[::]'), domain, fc.option(port), (bindHost, name, p) => {
+      fc.property(fc.constantFrom('0.0.0.0', '::', '[::]', ''), domain, fc.option(port), (bindHost, name, p) => {
         assert.equal(checkHostAndOrigin(req({ host: hostHeader(name, p) }), { bindHost, allowedOrigins: [] }), undefined);
       }),
       RUNS,
@@ -234,6 +260,24 @@ describe('Origin check', () => {
     );
   });
 
+  it('on a named bind its own name is an allowed origin and other names are not', () => {
+    fc.assert(
+      fc.property(domain, domain, fc.option(port), (bind, other, p) => {
+        fc.pre(bind !== other && !isLoopbackHost(bind) && !isLoopbackHost(other));
+        const policy = { bindHost: bind, allowedOrigins: [] };
+        const host = hostHeader(bind, p);
+        assert.equal(checkHostAndOrigin(req({ host, origin: `https://${host}` }), policy), undefined);
+        assert.equal(checkHostAndOrigin(req({ host, origin: `https://${hostHeader(other, p)}` }), policy), `Origin "https://${hostHeader(other, p)}" is not allowed`);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a configured origin with trailing slashes still matches exactly', () => {
+    const policy = { bindHost: '127.0.0.1', allowedOrigins: ['https://app.example//'] };
+    assert.equal(checkHostAndOrigin(req({ host: '127.0.0.1', origin: 'https://app.example' }), policy), undefined);
+  });
+
   it('on a non-loopback bind its own address is an allowed origin; on loopback a foreign origin is not', () => {
     const bindIp = fc.tuple(octet.filter((a) => a !== 127 && a !== 0), octet, octet, octet).map((o) => o.join('.'));
     fc.assert(
@@ -252,8 +296,8 @@ describe('bearer token', () => {
 
   it('accepts the whole token after Bearer in any case and spacing', () => {
     fc.assert(
-      fc.property(token, fc.constantFrom('Bearer', 'bearer', 'BEARER'), fc.constantFrom(' ', '  ', '\t'), (t, word, gap) => {
-        assert.equal(tokenChecker(t)(req({ authorization: `${word}${gap}${t}` })), true);
+      fc.property(token, fc.constantFrom('Bearer', 'bearer', 'BEARER'), fc.constantFrom(' ', '  ', '\t'), fc.constantFrom('', ' ', '\t '), (t, word, gap, pad) => {
+        assert.equal(tokenChecker(t)(req({ authorization: `${pad}${word}${gap}${t}${pad}` })), true);
       }),
       RUNS,
     );
@@ -267,6 +311,8 @@ describe('bearer token', () => {
         assert.equal(ok(req({ authorization: `Bearer ${t}${other}` })), false);
         if (t.length > 1) assert.equal(ok(req({ authorization: `Bearer ${t.slice(0, -1)}` })), false);
         assert.equal(ok(req({ authorization: `Basic ${t}` })), false);
+        assert.equal(ok(req({ authorization: `NotBearer ${t}` })), false);
+        assert.equal(ok(req({ authorization: `Token Bearer ${t}` })), false);
         assert.equal(ok(req({ authorization: t })), false);
         assert.equal(ok(req({})), false);
       }),
