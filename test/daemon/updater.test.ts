@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { Updater, type ImportFn } from '../../src/daemon/update.ts';
+import fc from 'fast-check';
+import { diagnosticView, Updater, type ImportFn } from '../../src/daemon/update.ts';
+import { SAMPLE_IDS } from '../../src/ipc/protocol.ts';
 import { importSpec } from '../../src/import/index.ts';
 import type { SpecUpdateReport, UpdateResult } from '../../src/ipc/protocol.ts';
 import { openapi, type Op } from './support.ts';
@@ -285,6 +287,7 @@ describe('failed imports', () => {
     assert.equal(report(failed.result, 'pets').state, 'failed');
     assert.equal(report(failed.result, 'pets').keptPrevious, false);
     assert.equal(failed.specsAddedOrRemoved, false, 'nothing serves yet: no spec was added to the lists');
+    assert.equal(await h.updater.changedOnDisk('pets'), false, 'failed and unchanged since: not pending');
     assert.equal(h.catalog.spec('pets'), undefined);
     assert.deepEqual([...h.updater.watchedFiles().keys()], [h.path('specs/pets.yaml')]);
     h.write('specs/pets.yaml', openapi('Pets', PETS));
@@ -521,4 +524,41 @@ test('a spec with no outcome from the first import is seeded as failed with its 
   assert.equal(await h.updater.changedOnDisk('late'), true, 'never served: pending until it imports');
   const result = await h.update();
   assert.deepEqual(states(result), { pets: 'unchanged', late: 'added' });
+});
+
+test('a report samples at most SAMPLE_IDS ids and counts them all', async () => {
+  const many = Array.from({ length: SAMPLE_IDS + 3 }, (_, i) => ({ method: 'GET', path: `/r${i}` }));
+  h.write('specs/big.yaml', openapi('Big', many));
+  h.yaml('specs:\n  - specs/big.yaml\n');
+  const result = await h.update();
+  const added = report(result, 'big').added;
+  assert.equal(added.count, SAMPLE_IDS + 3);
+  assert.deepEqual(added.sample, many.slice(0, SAMPLE_IDS).map((o) => `big:GET:${o.path}`));
+});
+
+test('a config that cannot be read at all is reported as unreadable, and one without a line has no line', async () => {
+  const broken = new Updater({ catalog: h.catalog, reload: () => Promise.reject(new Error('disk on fire')), importSpec });
+  const { result } = await broken.update();
+  assert.deepEqual(result.configErrors, [{ severity: 'error', code: 'config-unreadable', message: 'disk on fire', file: '' }]);
+  const odd = new Updater({ catalog: h.catalog, reload: () => Promise.reject('not an error'), importSpec });
+  assert.equal((await odd.update()).result.configErrors[0]!.message, 'not an error');
+  const missing = new Updater({ catalog: h.catalog, reload: () => loadConfig(h.path('nope.yaml')), importSpec });
+  const view = (await missing.update()).result.configErrors[0]!;
+  assert.equal(view.code, 'config-invalid');
+  assert.equal(Object.hasOwn(view, 'line'), false);
+  assert.match(view.message, /^file not found/, 'a problem without a key is its message alone');
+});
+
+test('diagnosticView keeps exactly the optional fields a diagnostic has', () => {
+  const optional = fc.record(
+    { pointer: fc.string(), line: fc.nat(), column: fc.nat(), hint: fc.string() },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(optional, fc.constantFrom('error' as const, 'warning' as const), (extra, severity) => {
+      const d = { severity, code: 'c', message: 'm', file: '/f', ...extra };
+      assert.deepEqual(diagnosticView(d), d);
+      assert.deepEqual(Object.keys(diagnosticView(d)).sort(), Object.keys(d).sort());
+    }),
+  );
 });

@@ -120,7 +120,8 @@ test('svc.yaml is always watched, logged once until cleared, and reported with n
 test('pending lists each spec\'s changed files sorted, once each', async () => {
   const z = file('z.yaml');
   const m = file('m.yaml');
-  const w = await started({}, new Map([[z, ['s']], [m, ['s']]]));
+  const logs: string[] = [];
+  const w = await started({ log: (l) => logs.push(l) }, new Map([[z, ['s']], [m, ['s']]]));
   writeFileSync(z, 'x: 2\n');
   await until(() => w.pending().specs.get('s')?.length === 1);
   writeFileSync(m, 'x: 2\n');
@@ -128,6 +129,7 @@ test('pending lists each spec\'s changed files sorted, once each', async () => {
   writeFileSync(z, 'x: 3\n');
   await sleep(WATCH_DELAY_MS);
   assert.deepEqual(w.pending().specs.get('s'), [m, z]);
+  assert.deepEqual(logs, [`${z} changed (spec s); still serving the version loaded before, run \`svc update\` to apply it`], 'once per spec, not per file');
 });
 
 test('after close nothing is watched or recorded, and setFiles does nothing', async () => {
