@@ -55,6 +55,8 @@ for folder in $FOLDERS; do
     echo "mutation: $folder failed (score below $BREAK%, a test run error, or out of time)" >&2
     status=1
   fi
+  # A run stopped by the timeout cannot clean its sandbox itself.
+  rm -rf ".stryker-tmp-$name"
 done
 echo "mutation: done in $(( $(date +%s) - start ))s"
 exit "$status"
