@@ -133,11 +133,12 @@ describe('top-level keys', () => {
 
   it('serve keys are read with their bounds', async () => {
     const c = await config('serve:\n  transport: sse\n  host: localhost\n  port: 0\n  maxBodyBytes: 2mb\n  maxSessions: 1\n  allowedOrigins: https://app.example\nspecs: [specs/pets.yaml]\n');
-    assert.deepEqual(c.serve, { transport: 'sse', host: 'localhost', port: 0, allowedOrigins: ['https://app.example'], maxBodyBytes: 2 * 1024 ** 2, maxSessions: 1 });
+    // `sse` is the older name of the HTTP transport.
+    assert.deepEqual(c.serve, { transport: 'http', host: 'localhost', port: 0, auth: 'token', allowedOrigins: ['https://app.example'], maxBodyBytes: 2 * 1024 ** 2, maxSessions: 1, sessionIdleMs: 1_800_000 });
     assert.equal((await onlyProblem('serve:\n  port: 65536\nspecs: [specs/pets.yaml]\n')).message, 'must be a whole number from 0 to 65535, not the number 65536');
     assert.equal((await onlyProblem('serve:\n  maxSessions: 0\nspecs: [specs/pets.yaml]\n')).message, 'must be a whole number from 1 to 100000, not the number 0');
     assert.equal((await onlyProblem('serve:\n  host: ""\nspecs: [specs/pets.yaml]\n')).message, 'must be a host name or IP address, not empty text');
-    assert.equal((await onlyProblem('serve:\n  transport: http\nspecs: [specs/pets.yaml]\n')).message, 'must be one of stdio, sse, not `http`');
+    assert.equal((await onlyProblem('serve:\n  transport: https\nspecs: [specs/pets.yaml]\n')).message.startsWith('must be one of stdio, http'), true);
   });
 
   it('limits take sizes and fall back per key', async () => {
@@ -158,23 +159,16 @@ describe('token rule for hosts other machines can reach', () => {
     }
   });
 
-  it('any other host over HTTP needs serve.tokenEnv, naming the host', async () => {
-    fc.assert(
-      fc.property(fc.constantFrom('0.0.0.0', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.example', '127.0.0', '127.0.0.1x', 'example.com', '::'), () => true),
-    );
+  it('any other host over HTTP refuses serve.auth: none, naming the host', async () => {
     for (const host of ['0.0.0.0', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.example', '127.0.0', '127.0.0.1x', 'example.com', '"::"']) {
-      const p = await onlyProblem(`serve:\n  transport: sse\n  host: ${host}\nspecs: [specs/pets.yaml]\n`);
+      const p = await onlyProblem(`serve:\n  transport: http\n  host: ${host}\n  auth: none\nspecs: [specs/pets.yaml]\n`);
       const bare = host.replaceAll('"', '');
-      assert.equal(p.key, 'serve.host');
-      assert.equal(p.line, 3);
-      assert.equal(
-        p.message,
-        `serving on ${bare}, which is reachable from other machines, needs a bearer token: set \`serve.tokenEnv\` to the name of an environment variable holding it`,
-      );
-      // stdio listens on nothing: no token needed.
+      assert.equal(p.key, 'serve.auth');
+      assert.match(p.message, new RegExp(`^serve\\.auth: none on ${bare.replaceAll('.', '\\.')}, which is reachable from other machines`));
+      // stdio listens on nothing; with a token (the default) any host is fine.
       await serve(`  transport: stdio\n  host: ${host}\n`);
-      // With a token variable it is fine.
-      assert.equal((await serve(`  transport: sse\n  host: ${host}\n  tokenEnv: SVC_TOKEN\n`)).serve.tokenEnv, 'SVC_TOKEN');
+      assert.equal((await serve(`  transport: http\n  host: ${host}\n`)).serve.auth, 'token');
+      assert.equal((await serve(`  transport: http\n  host: ${host}\n  tokenEnv: SVC_TOKEN\n`)).serve.tokenEnv, 'SVC_TOKEN');
     }
   });
 

@@ -44,6 +44,8 @@ for (const format of ['openapi', 'swagger'] as const) {
     assert.equal(outcome.spec.endpoints.length, 40_000);
     // Reading and parsing the file is one step; the walk over the endpoints must not be another.
     assert.ok(longest < Math.max(1500, total / 3), `the event loop was held for ${Math.round(longest)} ms of a ${Math.round(total)} ms import (${ticks} timer ticks)`);
-    assert.ok(ticks > 5, `only ${ticks} timer ticks in ${Math.round(total)} ms`);
+    // Outside the longest stretch the loop turns at least every 100 ms (the walk yields every 50 ms);
+    // a fast machine finishes in a few hundred ms, so the count is relative to the time.
+    assert.ok(ticks >= Math.floor((total - longest) / 100), `only ${ticks} timer ticks in ${Math.round(total)} ms`);
   });
 }
