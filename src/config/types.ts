@@ -6,6 +6,9 @@ export interface SecretRef {
   readonly env: string;
 }
 
+/** Secrets shorter than this are refused: svc could not redact them from its output without blanking ordinary text. */
+export const MIN_SECRET_LENGTH = 3;
+
 export type AuthConfig =
   | { readonly type: 'bearer'; readonly token: SecretRef; readonly scheme?: string }
   | { readonly type: 'basic'; readonly username: SecretRef | string; readonly password: SecretRef; readonly scheme?: string }
