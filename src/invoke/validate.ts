@@ -74,6 +74,8 @@ export function bindArguments(
   params: Readonly<Record<string, unknown>> | undefined,
   body: unknown,
   contentType: string | undefined,
+  /** Parameters svc fills or guards (credentials), with the svc.yaml key that does: never from the model. */
+  reserved: ReadonlyMap<Parameter, string> = new Map(),
 ): BoundArgs {
   const problems: string[] = [];
   const bound = new Map<Parameter, unknown>();
@@ -102,6 +104,11 @@ export function bindArguments(
         continue;
       }
       const param = matches[0]!;
+      const owner = reserved.get(param);
+      if (owner !== undefined) {
+        problems.push(`'${key}': svc sends this credential itself (${owner} in svc.yaml); leave it out`);
+        continue;
+      }
       if (bound.has(param)) {
         problems.push(`'${key}': given twice`);
         continue;
@@ -117,7 +124,7 @@ export function bindArguments(
   // collection sends, so they stand in for required values the caller left out.
   const postman = spec.format === 'postman-2.0' || spec.format === 'postman-2.1';
   for (const p of all) {
-    if (!p.required || bound.has(p)) continue;
+    if (!p.required || bound.has(p) || reserved.has(p)) continue;
     if (postman && p.example !== undefined && p.example !== '') bound.set(p, p.example);
     else problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
   }
@@ -150,7 +157,7 @@ export function bindArguments(
 
   if (problems.length > 0) {
     throw new InvalidArgumentsError(
-      `Invalid arguments for ${endpoint.method} ${endpoint.path}:\n${problems.map((p) => `- ${p}`).join('\n')}\n${expected(endpoint, spec)}`,
+      `Invalid arguments for ${endpoint.method} ${endpoint.path}:\n${problems.map((p) => `- ${p}`).join('\n')}\n${expected(endpoint, spec, reserved)}`,
       problems,
     );
   }
@@ -213,9 +220,9 @@ function describe(v: unknown): string {
 }
 
 /** What the endpoint takes, so the next call can be right. */
-function expected(endpoint: Endpoint, spec: ImportedSpec): string {
+function expected(endpoint: Endpoint, spec: ImportedSpec, reserved: ReadonlyMap<Parameter, string>): string {
   const lines: string[] = [];
-  const params = endpoint.parameters.map((p) => {
+  const params = endpoint.parameters.filter((p) => !reserved.has(p)).map((p) => {
     const name = endpoint.parameters.some((o) => o !== p && o.name === p.name) ? qualified(p) : p.name;
     return `${name} (${p.in}, ${p.type}${p.required ? ', required' : ''})`;
   });

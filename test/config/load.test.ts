@@ -58,6 +58,7 @@ describe('loadConfig defaults', () => {
           writes: 'deny',
           auth: [],
           headers: {},
+          parameters: {},
           timeoutMs: DEFAULTS.timeoutMs,
           retries: DEFAULTS.retries,
           line: 2,
