@@ -138,7 +138,7 @@ async function invoke(
   if (method !== endpoint.method) needsConfirm = checkWrite(endpoint, settings, ctx.confirm, method) || needsConfirm;
 
   const credentialed = withinBase(target, scope);
-  const notes: string[] = [];
+  const notes: string[] = [...bound.notes];
   if (!credentialed) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
   if (needsConfirm) {
     const confirmation = describeWrite(
