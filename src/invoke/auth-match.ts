@@ -20,7 +20,8 @@ export function schemeFit(auth: AuthConfig, scheme: SecurityScheme | undefined):
     case 'basic':
       return scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic' ? 'exact' : 'none';
     case 'apiKey':
-      return scheme.type === 'apiKey' ? 'exact' : 'none';
+      // The key goes where the entry says: it serves a scheme that expects it in that very place.
+      return scheme.type === 'apiKey' && scheme.in === auth.in && sameName(scheme.in, scheme.name, auth.name) ? 'exact' : 'none';
     case 'oauth2':
       return scheme.type === 'oauth2' || scheme.type === 'openIdConnect' ? 'exact' : 'none';
   }
@@ -54,4 +55,8 @@ export function authMatches(auth: AuthConfig, schemes: Readonly<Record<string, S
 export function describeInferred(auth: AuthConfig, schemeName: string, scheme: SecurityScheme | undefined, key: string): string {
   const what = scheme?.type === 'apiKey' ? `an apiKey in the ${scheme.in} '${scheme.name}'` : (scheme?.type ?? 'unknown');
   return `[svc applied ${key} (type ${auth.type}) as 'Authorization: Bearer ...' to scheme '${schemeName}', which the spec declares as ${what}]`;
+}
+
+function sameName(place: string, a: string, b: string): boolean {
+  return place === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
 }

@@ -55,21 +55,8 @@ export function chooseAuth(
     for (const alternative of security) {
       const names = Object.keys(alternative);
       if (names.length === 0) continue;
-      const picked: Chosen[] = [];
-      for (const name of names) {
-        const scheme = spec.securitySchemes[name];
-        const taken = (c: { index: number }): boolean => picked.some((p) => p.index === c.index);
-        const named = pool.find((c) => c.auth.scheme === name && !taken(c));
-        if (named !== undefined) {
-          picked.push(named);
-          continue;
-        }
-        const exact = pool.find((c) => c.auth.scheme === undefined && schemeFit(c.auth, scheme) === 'exact' && !taken(c));
-        const inferred = exact ?? pool.find((c) => c.auth.scheme === undefined && schemeFit(c.auth, scheme) === 'inferred' && !taken(c));
-        if (inferred === undefined) break;
-        picked.push(exact ?? { ...inferred, inferred: name });
-      }
-      if (picked.length === names.length) return picked;
+      const picked = assign(names, pool, spec.securitySchemes);
+      if (picked !== undefined) return picked;
     }
     return undefined;
   };
@@ -83,6 +70,36 @@ export function chooseAuth(
   if (configured !== undefined) return { chosen: configured, unmet: [] };
   // No alternative can be met: send nothing the spec did not ask for, and say what is missing.
   return { chosen: [], unmet: Object.keys(security.find((a) => Object.keys(a).length > 0) ?? {}) };
+}
+
+/**
+ * One distinct credential per scheme name (all of an AND), or undefined. Tries the preferred
+ * candidate first (an entry naming the scheme, then an exact fit, then an inferred one) and
+ * backtracks, so one entry that fits two schemes does not starve the other.
+ */
+function assign(
+  names: readonly string[],
+  pool: ReadonlyArray<{ auth: AuthConfig; index: number }>,
+  schemes: Readonly<Record<string, SecurityScheme>>,
+  taken: readonly number[] = [],
+  budget = { steps: 10_000 },
+): Chosen[] | undefined {
+  if (names.length === 0) return [];
+  // A spec's requirement is untrusted input: bound the search.
+  if (names.length > pool.length - taken.length || --budget.steps < 0) return undefined;
+  const [name, ...rest] = names as [string, ...string[]];
+  const scheme = schemes[name];
+  const free = pool.filter((c) => !taken.includes(c.index));
+  const candidates: Chosen[] = [
+    ...free.filter((c) => c.auth.scheme === name),
+    ...free.filter((c) => c.auth.scheme === undefined && schemeFit(c.auth, scheme) === 'exact'),
+    ...free.filter((c) => c.auth.scheme === undefined && schemeFit(c.auth, scheme) === 'inferred').map((c) => ({ ...c, inferred: name })),
+  ];
+  for (const c of candidates) {
+    const others = assign(rest, pool, schemes, [...taken, c.index], budget);
+    if (others !== undefined) return [c, ...others];
+  }
+  return undefined;
 }
 
 /** Every secret of an auth entry is set, and not empty. */
