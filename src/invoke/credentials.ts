@@ -121,3 +121,11 @@ export function assertNoShadowing(params: SerializedParams, slots: readonly Cred
     if (s !== undefined) refuse(`the cookie '${name}'`, s);
   }
 }
+
+/**
+ * For listings and inspect: the endpoint's parameters svc fills or guards from svc.yaml (the model
+ * must not supply them), each with the svc.yaml key that does.
+ */
+export function svcFilledParameters(endpoint: Pick<Endpoint, 'parameters'>, spec: SpecConfig, key: string): Map<Parameter, string> {
+  return reservedParameters(endpoint, credentialSlots(spec, key));
+}

@@ -47,6 +47,7 @@ export { InvokeError, InvalidArgumentsError, OriginRefusedError, WriteRefusedErr
 export { authMatches, schemeFit, type SchemeFit, type SchemeMatch } from './auth-match.ts';
 export { credentialBase, type CredentialBase } from './base-url.ts';
 export { confirmationMessage, describeWrite, type WriteConfirmation } from './confirm.ts';
+export { svcFilledParameters } from './credentials.ts';
 
 /** Same-origin redirects followed per call, at most. */
 const MAX_REDIRECTS = 5;

@@ -128,3 +128,20 @@ describe('method-override headers count as the method they name', () => {
     assert.equal(r.isError, undefined, r.text);
   });
 });
+
+describe('parameters svc fills', () => {
+  test('svcFilledParameters names each parameter svc.yaml fills or guards, with the key that does', async () => {
+    const { svcFilledParameters } = await import('../../src/invoke/index.ts');
+    const filled = svcFilledParameters(h.endpoint('GET:/echo'), h.config.specs[0]!, 'specs[0]');
+    const byName = Object.fromEntries([...filled].map(([p, key]) => [`${p.in}.${p.name}`, key]));
+    assert.deepEqual(byName, {
+      'query.api_key': 'specs[0].auth[1]',
+      'header.X-API-Key': 'specs[0].auth[3]',
+      'header.X-Trace': 'specs[0].headers.X-Trace',
+      'header.Authorization': 'specs[0].auth[0]',
+      'cookie.sid': 'specs[0].auth[2]',
+      'query.token': 'specs[0].parameters.token',
+      'header.X-Team': 'specs[0].parameters.header.X-Team',
+    });
+  });
+});
