@@ -9,7 +9,7 @@ import { MIN_PARTIAL, REDACTED, isSensitiveHeader, redactAndCut, redactTail, red
 // A secret always holds this core, so "no part of the secret shows" is checkable whatever
 // characters surround it (a secret of only `","` would be found in any JSON by chance).
 const CORE = 'Q7Zk';
-const hostile = fc.constantFrom('"', '\\', '%', '+', ' ', '/', '&', '<', "'", '\n', '\u00e9', '\u20ac', '\u{1F600}', '=', '?', '#', 'a', '0');
+const hostile = fc.constantFrom('"', '\\', '%', '+', ' ', '/', '&', '<', '>', "'", '\n', '\r', '\t', '\b', '\f', '\u00e9', '\u20ac', '\u{1F600}', '=', '?', '#', 'a', '0');
 const secretArb = fc
   .tuple(fc.array(hostile, { maxLength: 6 }), fc.array(hostile, { maxLength: 6 }))
   .map(([pre, post]) => `${pre.join('')}${CORE}${post.join('')}`);
@@ -27,6 +27,10 @@ function forms(s: string): string[] {
     JSON.stringify(json).slice(1, -1),
     JSON.stringify(JSON.stringify(s)).slice(1, -1),
     Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+    s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;'),
+    s.replace(/'/g, '&#x27;'),
+    s.replace(/'/g, '&apos;'),
+    JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/'),
   ];
 }
 
@@ -37,7 +41,7 @@ function leaks(out: string, secret: string): boolean {
 describe('redaction of every form', () => {
   test('an echoed secret is redacted as sent, percent-, form- and JSON-escaped, and re-serialized, at any place', () => {
     fc.assert(
-      fc.property(secretArb, fc.string(), fc.string(), fc.nat(8), (secret, before, after, which) => {
+      fc.property(secretArb, fc.string(), fc.string(), fc.nat(12), (secret, before, after, which) => {
         const form = forms(secret)[which]!;
         const out = redactText(`${before.replaceAll('Q', '')}${form}${after.replaceAll('Q', '')}`, [secret]);
         assert.ok(!leaks(out, secret), `form ${which} of ${JSON.stringify(secret)} leaked: ${out}`);
@@ -107,6 +111,54 @@ describe('redaction of every form', () => {
     // A cut inside an escape sequence after the prefix.
     assert.equal(redactTail('"tok\\"SE\\', ['tok"SE\\CRET']), `"${REDACTED}`);
     assert.equal(redactTail('x=ab%2Fcd%2', ['ab/cd/efgh']), `x=${REDACTED}`);
+  });
+
+  test('a value without secrets comes back equal, whatever its shape', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        assert.deepEqual(redactValue(value, ['Q7Zk-not-there']), value);
+        assert.deepEqual(redactValue(value, []), value);
+      }),
+    );
+  });
+
+  test('only the secret is redacted: a look-alike is not', () => {
+    assert.equal(redactText('ab+cd and ab%20cd', ['abxcd']), 'ab+cd and ab%20cd');
+    assert.equal(redactText('ab+cd', ['ab cd']), REDACTED);
+    assert.equal(redactText('k=ab%2fcd', ['ab/cd']), `k=${REDACTED}`);
+  });
+
+  test('a partial form at the cut: escaped backslashes, a half \\u escape, a half percent escape, a half HTML entity', () => {
+    assert.equal(redactTail('x abcd\\\\', ['abcd"efgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd\\', ['abcd"efgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd\\u00', ['abcd\u00e9fgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd\\u00e', ['abcd\u00e9fgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd%E2%8', ['abcd\u20acfgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd%E2', ['abcd\u20acfgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd%25E', ['abcd\u20acfgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd&qu', ['abcd"efgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd&quo', ['abcd"efgh']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd&#3', ["abcd'efgh"]), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcd&', ['abcd&efgh']), `x ${REDACTED}`);
+    // Not a partial escape: ordinary text after the prefix.
+    assert.equal(redactTail('x abcd zz', ['abcd"efgh']), 'x abcd zz');
+    assert.equal(redactTail('x abcd\\q', ['abcd"efgh']), 'x abcd\\q');
+  });
+
+  test('a whole secret of 4 characters at the end counts as its own prefix; a whole secret followed by text is left to redactText', () => {
+    assert.equal(redactTail('x abcd', ['abcd']), `x ${REDACTED}`);
+    assert.equal(redactTail('x abcdefgh and more', ['abcdefgh']), 'x abcdefgh and more');
+    assert.equal(redactTail('abcdefg', ['abcdefgh']), REDACTED);
+  });
+
+  test('a cut keeps whole characters and whole redaction markers, and says whether it cut', () => {
+    assert.deepEqual(redactAndCut('hello', [], 5), { text: 'hello', cut: false });
+    assert.deepEqual(redactAndCut('hello world', [], 5), { text: 'hello', cut: true });
+    assert.deepEqual(redactAndCut('ab\u{1F600}cd', [], 3), { text: 'ab', cut: true });
+    assert.deepEqual(redactAndCut('ab\u{1F600}cd', [], 4), { text: 'ab\u{1F600}', cut: true });
+    assert.deepEqual(redactAndCut('ab SECRETTOKEN cd', ['SECRETTOKEN'], 6), { text: `ab ${REDACTED}`, cut: true });
+    assert.deepEqual(redactAndCut('SECRETTOKEN cd', ['SECRETTOKEN'], 4), { text: REDACTED, cut: true });
+    assert.deepEqual(redactAndCut('ab SECRETTOKEN cdefgh', ['SECRETTOKEN'], 16), { text: `ab ${REDACTED} cd`, cut: true });
   });
 
   test('a 3-character secret is still redacted; shorter ones are left to the config check', () => {
