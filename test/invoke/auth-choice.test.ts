@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { AuthConfig } from '../../src/config/types.ts';
-import { authMatches, schemeFit } from '../../src/invoke/auth-match.ts';
-import { applyAuth, chooseAuth, isAvailable } from '../../src/invoke/auth.ts';
+import { authMatches, describeInferred, schemeFit } from '../../src/invoke/auth-match.ts';
+import { applyAuth, chooseAuth, configuredSecrets, isAvailable } from '../../src/invoke/auth.ts';
+import { InvokeError } from '../../src/invoke/errors.ts';
 import { TokenCache } from '../../src/invoke/oauth2.ts';
 import type { SpecSettings } from '../../src/invoke/settings.ts';
 import { specDefaults } from '../../src/config/index.ts';
@@ -205,5 +206,119 @@ describe('credentials on the wire', () => {
       applyAuth({ security: undefined } as never, spec, settings([{ type: 'bearer', token: { env: 'E_BEARER' } }]), new TokenCache(), 'http://x'),
       /E_BEARER .* is shorter than 3 characters/,
     );
+  });
+});
+
+describe('credential selection, case by case', () => {
+  const settings = (auth: AuthConfig[], over: Record<string, unknown> = {}): SpecSettings => ({
+    spec: { ...specDefaults(''), name: 'p', collection: 'default', auth, ...over },
+    key: 'specs[0]',
+    where: '',
+    unlisted: false,
+  });
+
+  test('with nothing said about availability every configured entry counts, and unmet is empty whenever something is chosen', () => {
+    const auths: AuthConfig[] = [{ type: 'bearer', token: { env: 'NOPE_UNSET' } }];
+    assert.deepEqual(chooseAuth({ security: undefined }, { securitySchemes: {} }, auths), { chosen: [{ auth: auths[0]!, index: 0 }], unmet: [] });
+    assert.deepEqual(chooseAuth({ security: [] }, { securitySchemes: {} }, auths), { chosen: [], unmet: [] });
+    assert.deepEqual(chooseAuth({ security: [{ x: [] }, {}] }, { securitySchemes: {} }, auths), { chosen: [], unmet: [] });
+    const b = { securitySchemes: { b: { type: 'http', scheme: 'bearer' } as SecurityScheme } };
+    assert.deepEqual(chooseAuth({ security: [{ b: [] }] }, b, auths, () => false), { chosen: [{ auth: auths[0]!, index: 0 }], unmet: [] });
+    assert.deepEqual(chooseAuth({ security: [{ x: [], y: [] }, { z: [] }] }, b, auths), { chosen: [], unmet: ['x', 'y'] });
+  });
+
+  test('a requirement naming many schemes that cannot all be met is given up quickly', () => {
+    const names = Array.from({ length: 11 }, (_, i) => `s${i}`);
+    const schemes = Object.fromEntries(names.map((n, i) => [n, (i < 10 ? { type: 'http', scheme: 'bearer' } : { type: 'other', description: 'x' }) as SecurityScheme]));
+    const auths: AuthConfig[] = names.map((_, i) => ({ type: 'bearer', token: { env: `E${i}` } }));
+    const started = performance.now();
+    const { chosen, unmet } = chooseAuth({ security: [Object.fromEntries(names.map((n) => [n, []]))] }, { securitySchemes: schemes }, auths);
+    assert.deepEqual(chosen, []);
+    assert.equal(unmet.length, 11);
+    assert.ok(performance.now() - started < 5000);
+  });
+
+  test('isAvailable: every secret set and non-empty; literal values count as set', () => {
+    process.env.AV_SET = 'value-1';
+    delete process.env.AV_UNSET;
+    process.env.AV_EMPTY = '';
+    assert.equal(isAvailable({ type: 'basic', username: 'alice', password: { env: 'AV_SET' } }), true);
+    assert.equal(isAvailable({ type: 'basic', username: { env: 'AV_UNSET' }, password: { env: 'AV_SET' } }), false);
+    assert.equal(isAvailable({ type: 'bearer', token: { env: 'AV_EMPTY' } }), false);
+    assert.equal(isAvailable({ type: 'apiKey', in: 'query', name: 'k', value: { env: 'AV_UNSET' } }), false);
+    assert.equal(isAvailable({ type: 'oauth2', tokenUrl: 'x', clientId: 'c', clientSecret: { env: 'AV_UNSET' }, scopes: [] }), false);
+    assert.equal(isAvailable({ type: 'oauth2', tokenUrl: 'x', clientId: { env: 'AV_SET' }, clientSecret: { env: 'AV_SET' }, scopes: [] }), true);
+  });
+
+  test('configuredSecrets: every set secret of every auth, header and parameter; literals and empty values left out', () => {
+    Object.assign(process.env, { CS_A: 'sec-a', CS_B: 'sec-b', CS_C: 'sec-c', CS_D: 'sec-d', CS_E: 'sec-e', CS_F: 'sec-f', CS_EMPTY: '' });
+    delete process.env.CS_UNSET;
+    const s = settings(
+      [
+        { type: 'bearer', token: { env: 'CS_A' } },
+        { type: 'basic', username: 'alice', password: { env: 'CS_B' } },
+        { type: 'apiKey', in: 'query', name: 'k', value: { env: 'CS_UNSET' } },
+        { type: 'oauth2', tokenUrl: 'x', clientId: { env: 'CS_C' }, clientSecret: { env: 'CS_EMPTY' }, scopes: [] },
+      ],
+      { headers: { 'User-Agent': 'literal-agent', 'X-Secret': { env: 'CS_D' } }, parameters: { token: { env: 'CS_E' }, 'query.k': { env: 'CS_F' } } },
+    );
+    assert.deepEqual(configuredSecrets(s), ['sec-a', 'sec-b', 'sec-c', 'sec-d', 'sec-e', 'sec-f']);
+  });
+
+  test('a missing secret names the variable, the key, the spec and what to do', async () => {
+    delete process.env.CS_UNSET;
+    const spec = { securitySchemes: {} } as never;
+    for (const [auth, key] of [
+      [{ type: 'bearer', token: { env: 'CS_UNSET' } }, 'token'],
+      [{ type: 'basic', username: 'alice', password: { env: 'CS_UNSET' } }, 'password'],
+      [{ type: 'basic', username: { env: 'CS_UNSET' }, password: { env: 'CS_A' } }, 'username'],
+      [{ type: 'apiKey', in: 'header', name: 'k', value: { env: 'CS_UNSET' } }, 'value'],
+      [{ type: 'oauth2', tokenUrl: 'http://x/t', clientId: 'c', clientSecret: { env: 'CS_UNSET' }, scopes: [] }, 'clientSecret'],
+      [{ type: 'oauth2', tokenUrl: 'http://x/t', clientId: { env: 'CS_UNSET' }, clientSecret: { env: 'CS_A' }, scopes: [] }, 'clientId'],
+    ] as Array<[AuthConfig, string]>) {
+      await assert.rejects(applyAuth({ security: [{ s: [] }] } as never, spec, settings([{ ...auth, scheme: 's' } as AuthConfig]), new TokenCache(), 'http://x'), (err: unknown) => {
+        assert.ok(err instanceof InvokeError);
+        assert.equal(err.code, 'invoke-auth');
+        assert.equal(err.message, `Environment variable CS_UNSET (named by specs[0].auth[0].${key} in svc.yaml) is not set, so svc cannot authenticate to 'p'.`);
+        assert.equal(err.hint, 'set CS_UNSET in the environment svc runs in');
+        return true;
+      });
+    }
+    process.env.CS_SHORT = 'ab';
+    await assert.rejects(applyAuth({ security: undefined } as never, spec, settings([{ type: 'bearer', token: { env: 'CS_SHORT' } }]), new TokenCache(), 'http://x'), (err: unknown) => {
+      assert.ok(err instanceof InvokeError && err.code === 'invoke-auth' && err.hint === 'set CS_SHORT to the real credential');
+      return true;
+    });
+  });
+
+  test('applied auth: nothing unmet when chosen, a note only for an inferred fit, a literal user name not listed as a secret', async () => {
+    Object.assign(process.env, { AP_T: 'tok-ap-1', AP_P: 'pw-ap-2' });
+    const spec = { securitySchemes: { k8s: { type: 'apiKey', in: 'header', name: 'Authorization' }, basic: { type: 'http', scheme: 'basic' } } } as never;
+    const bearer = await applyAuth({ security: [{ k8s: [] }] } as never, spec, settings([{ type: 'bearer', token: { env: 'AP_T' } }]), new TokenCache(), 'http://x');
+    assert.deepEqual(bearer.unmet, []);
+    assert.deepEqual(bearer.headers, [['authorization', 'Bearer tok-ap-1']]);
+    assert.deepEqual(bearer.notes, ["[svc applied specs[0].auth[0] (type bearer) as 'Authorization: Bearer ...' to scheme 'k8s', which the spec declares as an apiKey in the header 'Authorization']"]);
+    const basic = await applyAuth({ security: [{ basic: [] }] } as never, spec, settings([{ type: 'basic', username: 'alice', password: { env: 'AP_P' } }]), new TokenCache(), 'http://x');
+    assert.deepEqual(basic.notes, []);
+    assert.deepEqual(basic.unmet, []);
+    assert.ok(!basic.secrets.includes('alice'));
+    const unmet = await applyAuth({ security: [{ basic: [] }] } as never, spec, settings([]), new TokenCache(), 'http://x');
+    assert.deepEqual(unmet.unmet, ['basic']);
+  });
+
+  test('schemeFit: each kind against each scheme', () => {
+    const bearer: AuthConfig = { type: 'bearer', token: { env: 'E' } };
+    const oauth: AuthConfig = { type: 'oauth2', tokenUrl: 'x', clientId: 'c', clientSecret: { env: 'E' }, scopes: [] };
+    assert.equal(schemeFit(bearer, { type: 'http', scheme: 'basic' }), 'none');
+    assert.equal(schemeFit(bearer, { type: 'oauth2' }), 'exact');
+    assert.equal(schemeFit(bearer, { type: 'other', description: 'x' }), 'none');
+    assert.equal(schemeFit(oauth, { type: 'openIdConnect', url: 'x' }), 'exact');
+    assert.equal(schemeFit(oauth, { type: 'oauth2' }), 'exact');
+    assert.equal(schemeFit(oauth, { type: 'http', scheme: 'bearer' }), 'none');
+    assert.equal(schemeFit({ type: 'apiKey', in: 'query', name: 'key', value: { env: 'E' } }, { type: 'apiKey', in: 'query', name: 'key' }), 'exact');
+    assert.equal(schemeFit({ type: 'apiKey', in: 'query', name: 'Key', value: { env: 'E' } }, { type: 'apiKey', in: 'query', name: 'key' }), 'none');
+    assert.equal(schemeFit({ type: 'apiKey', in: 'header', name: 'key', value: { env: 'E' } }, { type: 'http', scheme: 'bearer' }), 'none');
+    assert.equal(describeInferred(bearer, 'x', { type: 'oauth2' }, 'k'), "[svc applied k (type bearer) as 'Authorization: Bearer ...' to scheme 'x', which the spec declares as oauth2]");
+    assert.equal(describeInferred(bearer, 'x', undefined, 'k'), "[svc applied k (type bearer) as 'Authorization: Bearer ...' to scheme 'x', which the spec declares as unknown]");
   });
 });
