@@ -4,7 +4,7 @@ import type { Config } from '../config/types.ts';
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import type { ToolResult } from '../tools/types.ts';
-import { applyAuth, configuredSecrets, secret, type AppliedAuth } from './auth.ts';
+import { applyAuth, chooseAuth, configuredSecrets, isAvailable, secret, type AppliedAuth } from './auth.ts';
 import { resolveBaseUrl, resolveSpecBaseUrl, withinBase, type BaseUrl } from './base-url.ts';
 import { encodeBody, type EncodedBody } from './body.ts';
 import { confirmationMessage, describeWrite } from './confirm.ts';
@@ -17,7 +17,7 @@ import { redactText } from './redact.ts';
 import { formatResponse } from './response.ts';
 import { assertHeaderValue, serializeParams } from './serialize.ts';
 import { specSettings, type SpecSettings } from './settings.ts';
-import { bindArguments } from './validate.ts';
+import { bindArguments, type BoundParam } from './validate.ts';
 import { failure, retryDelay, send, sleep } from './wire.ts';
 
 export interface InvokeArgs {
@@ -102,7 +102,8 @@ async function invoke(
   const params = serializeParams(endpoint.path, bound.params);
   // Nothing the model gives may reach a credential's header, query key or cookie.
   assertNoShadowing(params, slots);
-  const own = serializeParams('', credentialParameters(endpoint, settings, secrets));
+  const ownBound = credentialParameters(endpoint, settings, secrets);
+  const own = serializeParams('', ownBound);
   const path = params.path.startsWith('/') || params.path === '' ? params.path : `/${params.path}`;
   const query = [params.query, own.query].filter((q) => q !== '').join('&');
   const target = new URL(`${base.href}${path}${query !== '' ? `?${query}` : ''}`);
@@ -140,10 +141,10 @@ async function invoke(
 
   const credentialed = withinBase(target, scope);
   const notes: string[] = [...bound.notes];
-  if (!credentialed) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
+  if (!credentialed && slots.length > 0) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
   if (needsConfirm) {
     const confirmation = describeWrite(
-      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, ...(encoded !== undefined ? { body: encoded } : {}), credentials: credentialNames(settings, credentialed) },
+      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, ...(encoded !== undefined ? { body: encoded } : {}), credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
       settings.spec.name,
       `${endpoint.method} ${endpoint.path}${method !== endpoint.method ? `, overridden to ${method}` : ''}`,
       secrets,
@@ -243,10 +244,12 @@ async function invoke(
 }
 
 /** Where svc.yaml adds credentials to this request, by name only, for the confirmation. */
-function credentialNames(settings: SpecSettings, credentialed: boolean): string[] {
-  if (!credentialed) return [];
+function credentialNames(endpoint: Endpoint, spec: ImportedSpec, settings: SpecSettings, own: readonly BoundParam[]): string[] {
   const names = Object.entries(settings.spec.headers).filter(([, ref]) => typeof ref !== 'string').map(([name]) => `${name} header`);
-  if (settings.spec.auth.length > 0) names.push('auth');
+  for (const { auth } of chooseAuth(endpoint, spec, settings.spec.auth, isAvailable).chosen) {
+    names.push(auth.type === 'apiKey' ? `${auth.in === 'header' ? 'header' : auth.in === 'query' ? 'query key' : 'cookie'} ${auth.name}` : 'Authorization header');
+  }
+  for (const { param } of own) names.push(`${param.in === 'query' ? 'query key' : param.in} ${param.name}`);
   return names;
 }
 

@@ -146,7 +146,7 @@ describe('the write confirmation shows what will be sent', () => {
     assert.ok(m.includes('X-Trace: t-1'), m);
     assert.ok(m.includes('Content-Type: application/json'), m);
     assert.ok(m.includes('{"amount":1000,"to":"acct-999"}'), m);
-    assert.ok(m.includes('(svc adds credentials from svc.yaml: auth; not shown)'), m);
+    assert.ok(m.includes('(svc adds credentials from svc.yaml: Authorization header; not shown)'), m);
     assert.ok(!m.includes(TOKEN), m);
   });
 

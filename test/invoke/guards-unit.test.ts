@@ -116,7 +116,7 @@ describe('what a confirmation shows', () => {
 
   test('method and full URL, headers, cookies, content type, credentials by name, and the body', () => {
     const c = describeWrite(
-      { method: 'POST', url, headers: [['X-Trace', 't-1']], cookies: ['lang=en'], body: { body: '{"amount":5}', contentType: 'application/json' }, credentials: ['auth'] },
+      { method: 'POST', url, headers: [['X-Trace', 't-1']], cookies: ['lang=en'], body: { body: '{"amount":5}', contentType: 'application/json' }, credentials: ['Authorization header'] },
       'bank',
       'POST /pay',
       [],
@@ -124,7 +124,7 @@ describe('what a confirmation shows', () => {
     assert.equal(c.question, "Allow this POST to spec 'bank' (POST /pay)?");
     assert.equal(
       c.request,
-      'POST https://api.example/v1/pay?to=acct-1&amount=5\nX-Trace: t-1\nCookie: lang=en\nContent-Type: application/json\n(svc adds credentials from svc.yaml: auth; not shown)\n\n{"amount":5}',
+      'POST https://api.example/v1/pay?to=acct-1&amount=5\nX-Trace: t-1\nCookie: lang=en\nContent-Type: application/json\n(svc adds credentials from svc.yaml: Authorization header; not shown)\n\n{"amount":5}',
     );
     assert.equal(confirmationMessage(c), `${c.question}\n\n${c.request}`);
   });

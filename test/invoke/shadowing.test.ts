@@ -145,3 +145,13 @@ describe('parameters svc fills', () => {
     });
   });
 });
+
+describe('the confirmation names where credentials go', () => {
+  test('by place only: the headers, query keys and cookies svc.yaml fills for this call', async () => {
+    const confirm = await harness('guarded.yaml', 'guarded', entry(server.port, 'confirm'));
+    const asked: string[] = [];
+    await confirm.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'DELETE' } }, { confirm: async (m) => (asked.push(m), false) });
+    assert.match(asked[0]!, /\(svc adds credentials from svc\.yaml: X-Trace header, Authorization header, query key token, header X-Team; not shown\)/);
+    for (const v of Object.values(ENV)) assert.ok(!asked[0]!.includes(v));
+  });
+});
