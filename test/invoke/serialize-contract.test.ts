@@ -123,6 +123,7 @@ describe('headers and cookies', () => {
         assert.throws(() => serializeParams('', [{ param: param({ name: 'X', in: where }), value: `${a}${br}${b}` }]), /line break/);
         assert.throws(() => serializeParams('', [{ param: param({ name: 'X', in: where }), value: { k: `${a}${br}` } }]), /line break/);
       }),
+      { numRuns: 40 },
     );
   });
 
@@ -138,7 +139,7 @@ describe('headers and cookies', () => {
   });
 
   test('encodeStrict leaves only unreserved characters', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => assert.match(encodeStrict(s), /^(?:[A-Za-z0-9\-._~]|%[0-9A-F]{2})*$/)));
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => assert.match(encodeStrict(s), /^(?:[A-Za-z0-9\-._~]|%[0-9A-F]{2})*$/)));
   });
 });
 
