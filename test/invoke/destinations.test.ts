@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseConfig } from '../../src/config/index.ts';
 import { importSpec } from '../../src/import/index.ts';
-import { createInvoker, credentialBase, type InvokeResult } from '../../src/invoke/index.ts';
+import { createInvoker, type InvokeResult } from '../../src/invoke/index.ts';
 import { everything, harness, startServer, type TestServer } from './helpers.ts';
 
 const TOKEN = 'bearer-Zd91-destination';
@@ -124,13 +124,6 @@ paths:
     assert.match(r.text, /redirect of PUT to \/api\/raw\/stolen not followed/);
   });
 
-  test('credentialBase says whether svc.yaml or the spec chose where credentials go', async () => {
-    const h = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "${server.port}"`);
-    const fromSpec = credentialBase(h.spec, h.config.specs[0]!);
-    assert.deepEqual(fromSpec, { href: `http://127.0.0.1:${server.port}/api`, origin: `http://127.0.0.1:${server.port}`, source: 'spec' });
-    const set = await harness('petstore.yaml', 'pets', `baseUrl: https://api.example.com/v2/`);
-    assert.deepEqual(credentialBase(set.spec, set.config.specs[0]!), { href: 'https://api.example.com/v2', origin: 'https://api.example.com', source: 'svc.yaml' });
-  });
 });
 
 describe('the write confirmation shows what will be sent', () => {

@@ -10,6 +10,7 @@ import { resolveBaseUrl, withinBase } from '../../src/invoke/base-url.ts';
 import { encodeStrict, serializeParams } from '../../src/invoke/serialize.ts';
 import type { SpecSettings } from '../../src/invoke/settings.ts';
 import type { Endpoint, ImportedSpec, Parameter } from '../../src/model/index.ts';
+import { harness } from './helpers.ts';
 
 const value = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
 const reserved = fc.constantFrom('/', '?', '#', '%', '&', '=', '+', ',', ';', '|', ' ', '[', ']', '%2F', '\u00e9', '\u{1F600}', "'", '(');
@@ -204,6 +205,14 @@ describe('base URL', () => {
     assert.ok(!withinBase(new URL('https://a.example/'), base));
     assert.ok(!withinBase(new URL('http://a.example/api/x'), base));
     assert.ok(withinBase(new URL('https://a.example/anything'), { href: 'https://a.example', origin: 'https://a.example' }));
+  });
+
+  test('credentialBase says whether svc.yaml or the spec chose where credentials go', async () => {
+    const h = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "4321"`);
+    const fromSpec = credentialBase(h.spec, h.config.specs[0]!);
+    assert.deepEqual(fromSpec, { href: `http://127.0.0.1:4321/api`, origin: `http://127.0.0.1:4321`, source: 'spec' });
+    const set = await harness('petstore.yaml', 'pets', `baseUrl: https://api.example.com/v2/`);
+    assert.deepEqual(credentialBase(set.spec, set.config.specs[0]!), { href: 'https://api.example.com/v2', origin: 'https://api.example.com', source: 'svc.yaml' });
   });
 
   test('credentialBase refuses a spec with no usable server', () => {

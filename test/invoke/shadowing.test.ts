@@ -15,9 +15,15 @@ const ENV = {
 };
 
 let server: TestServer;
-let h: Harness;
+let withParameters: Harness | undefined;
+/** The spec with svc.yaml `parameters:` (built on first use, so the attacks above need nothing newer). */
+async function full(): Promise<Harness> {
+  return (withParameters ??= await harness('guarded.yaml', 'guarded', entry(server.port)));
+}
+/** The same spec without svc.yaml `parameters:`: the attacks below need nothing newer than that. */
+let plain: Harness;
 
-const entry = (port: number, writes = 'allow'): string => `serverVariables:
+const entry = (port: number, writes = 'allow', parameters = true): string => `serverVariables:
   port: "${port}"
 writes: ${writes}
 headers:
@@ -27,14 +33,12 @@ auth:
   - { type: apiKey, in: query, name: api_key, value: "\${SVC_SH_KEY}" }
   - { type: apiKey, in: cookie, name: sid, value: "\${SVC_SH_KEY}" }
   - { type: apiKey, in: header, name: X-API-Key, value: "\${SVC_SH_KEY}" }
-parameters:
-  token: "\${SVC_SH_PARAM}"
-  header.X-Team: "\${SVC_SH_TEAM}"`;
+${parameters ? 'parameters:\n  token: "${SVC_SH_PARAM}"\n  header.X-Team: "${SVC_SH_TEAM}"' : ''}`;
 
 before(async () => {
   Object.assign(process.env, ENV);
   server = await startServer();
-  h = await harness('guarded.yaml', 'guarded', entry(server.port));
+  plain = await harness('guarded.yaml', 'guarded', entry(server.port, 'allow', false));
 });
 after(async () => {
   await server.close();
@@ -42,7 +46,7 @@ after(async () => {
 
 async function refused(params: Record<string, unknown>, pattern: RegExp): Promise<void> {
   const count = server.requests.length;
-  const r = await h.call('GET:/echo', { params });
+  const r = await plain.call('GET:/echo', { params: { token: 'tok-given', 'X-Team': 'team-given', ...params } });
   assert.equal(r.isError, true, r.text);
   assert.match(r.text, pattern);
   assert.equal(server.requests.length, count, 'nothing was sent');
@@ -78,7 +82,7 @@ describe('credentials cannot be shadowed by arguments', () => {
   });
 
   test('a credential parameter is not required of the model, is sent by svc, and never shown', async () => {
-    const r = await h.call('GET:/echo', { params: { q: 'hello' } });
+    const r = await (await full()).call('GET:/echo', { params: { q: 'hello' } });
     assert.equal(r.isError, undefined, r.text);
     const rec = server.requests.at(-1)!;
     const url = new URL(rec.url, server.origin);
@@ -93,7 +97,7 @@ describe('credentials cannot be shadowed by arguments', () => {
   });
 
   test('a credential parameter given by the model is refused, and the error does not ask for it', async () => {
-    const r = await h.call('GET:/echo', { params: { token: 'mine' } });
+    const r = await (await full()).call('GET:/echo', { params: { token: 'mine' } });
     assert.equal(r.isError, true);
     assert.match(r.text, /'token': svc sends this credential itself \(specs\[0\]\.parameters\.token in svc\.yaml\)/);
     assert.doesNotMatch(r.text, /Expected params:.*token \(query/);
@@ -102,19 +106,19 @@ describe('credentials cannot be shadowed by arguments', () => {
 
 describe('method-override headers count as the method they name', () => {
   test('a GET with X-HTTP-Method-Override: DELETE is refused under writes: deny', async () => {
-    const deny = await harness('guarded.yaml', 'guarded', entry(server.port, 'deny'));
+    const deny = await harness('guarded.yaml', 'guarded', entry(server.port, 'deny', false));
     const count = server.requests.length;
-    const r = await deny.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'delete' } });
+    const r = await deny.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'delete', token: 't-1', 'X-Team': 'x-1' } });
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /Refused: GET \/echo with a method override to DELETE is a write/);
     assert.equal(server.requests.length, count);
   });
 
   test('the same GET is confirmed first under writes: confirm, and the question says so', async () => {
-    const confirm = await harness('guarded.yaml', 'guarded', entry(server.port, 'confirm'));
+    const confirm = await harness('guarded.yaml', 'guarded', entry(server.port, 'confirm', false));
     const asked: string[] = [];
     const count = server.requests.length;
-    const r = await confirm.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'PATCH' } }, { confirm: async (m) => (asked.push(m), false) });
+    const r = await confirm.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'PATCH', token: 't-1', 'X-Team': 'x-1' } }, { confirm: async (m) => (asked.push(m), false) });
     assert.equal(r.isError, true);
     assert.equal(asked.length, 1);
     assert.match(asked[0]!, /GET \/echo, overridden to PATCH/);
@@ -123,8 +127,8 @@ describe('method-override headers count as the method they name', () => {
   });
 
   test('an override that names a safe method leaves a GET a GET', async () => {
-    const deny = await harness('guarded.yaml', 'guarded', entry(server.port, 'deny'));
-    const r = await deny.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'HEAD' } });
+    const deny = await harness('guarded.yaml', 'guarded', entry(server.port, 'deny', false));
+    const r = await deny.call('GET:/echo', { params: { 'X-HTTP-Method-Override': 'HEAD', token: 't-1', 'X-Team': 'x-1' } });
     assert.equal(r.isError, undefined, r.text);
   });
 });
@@ -132,6 +136,7 @@ describe('method-override headers count as the method they name', () => {
 describe('parameters svc fills', () => {
   test('svcFilledParameters names each parameter svc.yaml fills or guards, with the key that does', async () => {
     const { svcFilledParameters } = await import('../../src/invoke/index.ts');
+    const h = await full();
     const filled = svcFilledParameters(h.endpoint('GET:/echo'), h.config.specs[0]!, 'specs[0]');
     const byName = Object.fromEntries([...filled].map(([p, key]) => [`${p.in}.${p.name}`, key]));
     assert.deepEqual(byName, {
