@@ -102,11 +102,8 @@ async function invoke(
   const params = serializeParams(endpoint.path, bound.params);
   // Nothing the model gives may reach a credential's header, query key or cookie.
   assertNoShadowing(params, slots);
-  const ownBound = credentialParameters(endpoint, settings, secrets);
-  const own = serializeParams('', ownBound);
   const path = params.path.startsWith('/') || params.path === '' ? params.path : `/${params.path}`;
-  const query = [params.query, own.query].filter((q) => q !== '').join('&');
-  const target = new URL(`${base.href}${path}${query !== '' ? `?${query}` : ''}`);
+  const urlWith = (query: string): URL => new URL(`${base.href}${path}${query !== '' ? `?${query}` : ''}`);
   // Credentials go only to the spec's base URL (svc.yaml's baseUrl, else the spec's first server).
   let scope: BaseUrl = base;
   try {
@@ -114,6 +111,10 @@ async function invoke(
   } catch {
     // The document's servers are unusable (relative, say) but this endpoint's are: trust those.
   }
+  const credentialed = withinBase(urlWith(params.query), scope);
+  const ownBound = credentialed ? credentialParameters(endpoint, settings, secrets) : [];
+  const own = serializeParams('', ownBound);
+  const target = urlWith([params.query, own.query].filter((q) => q !== '').join('&'));
   const allowed = allowedOrigins(scope.origin, settings);
   // The final URL is checked after serialization: nothing a value does may leave the origin.
   checkOrigin(target, allowed, settings);
@@ -125,6 +126,8 @@ async function invoke(
   const fixedHeaders: Array<[string, string]> = [];
   const shownHeaders: Array<readonly [string, string]> = [];
   for (const [name, ref] of Object.entries(settings.spec.headers)) {
+    // A secret header is a credential: it goes only where credentials go.
+    if (typeof ref !== 'string' && !credentialed) continue;
     const value = secret(ref, `${settings.key}.headers.${name}`, settings);
     if (typeof ref !== 'string') secrets.push(value);
     else shownHeaders.push([name, value]);
@@ -139,7 +142,6 @@ async function invoke(
   const method = effectiveMethod(endpoint.method, fixedHeaders);
   if (method !== endpoint.method) needsConfirm = checkWrite(endpoint, settings, ctx.confirm, method) || needsConfirm;
 
-  const credentialed = withinBase(target, scope);
   const notes: string[] = [...bound.notes];
   if (!credentialed && slots.length > 0) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
   if (needsConfirm) {

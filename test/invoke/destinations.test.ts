@@ -92,11 +92,17 @@ paths:
   });
 
   test("an operation-level server on another origin gets no credentials, even when svc.yaml allows the origin", async () => {
-    const h = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "${server.port}"\nallowedOrigins: ["http://localhost:${server.port}"]\n${bearer}`);
+    const h = await harness(
+      'petstore.yaml',
+      'pets',
+      `serverVariables:\n  port: "${server.port}"\nallowedOrigins: ["http://localhost:${server.port}"]\nheaders:\n  X-Secret-Header: "\${SVC_DEST_TOKEN}"\n  User-Agent: svc-test\n${bearer}`,
+    );
     const r = await h.call('GET:/uploads/{name}', { params: { name: 'a.txt' } });
     const rec = server.requests.at(-1)!;
     assert.equal(rec.url, '/files/uploads/a.txt');
     assert.equal(rec.headers.authorization, undefined);
+    assert.equal(rec.headers['x-secret-header'], undefined, 'a secret header is a credential too');
+    assert.equal(rec.headers['user-agent'], 'svc-test');
     assert.match(r.text, /\[svc sent no credentials: http:\/\/localhost:\d+\/files\/uploads\/a\.txt is outside http:\/\/127\.0\.0\.1:\d+\/api/);
   });
 
