@@ -20,7 +20,7 @@ export function isSensitiveHeader(name: string, extra?: ReadonlySet<string>): bo
 }
 
 // JSON's short escapes (after the backslash) and HTML's named entities.
-const JSON_SHORT: Readonly<Record<string, string>> = { '"': '"', '\\': '\\\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+const JSON_SHORT: Readonly<Record<string, string>> = { '"': '"', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 const HTML: Readonly<Record<string, string>> = { '"': '&quot;', '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;|&#x27;|&apos;' };
 
 function escapeRegExp(s: string): string {
@@ -42,8 +42,10 @@ function charPattern(ch: string): string {
   const units: string[] = [];
   for (let i = 0; i < ch.length; i++) units.push(`\\\\{1,16}u${hex(ch.charCodeAt(i), 4)}`);
   alts.push(units.join(''));
+  // A backslash, escaped any number of times, is only backslashes.
+  if (ch === '\\') alts.push('\\\\{1,16}');
   const short = JSON_SHORT[ch];
-  if (short !== undefined) alts.push(ch === '\\' ? '\\\\{1,16}' : `\\\\{1,16}${escapeRegExp(short)}`);
+  if (short !== undefined) alts.push(`\\\\{1,16}${escapeRegExp(short)}`);
   const html = HTML[ch];
   if (html !== undefined) alts.push(html);
   return `(?:${alts.join('|')})`;
@@ -129,7 +131,8 @@ export function redactAndCut(text: string, secrets: readonly string[], maxChars:
   if (redacted.length <= maxChars) return { text: redacted, cut: false };
   let end = maxChars;
   // Never split a surrogate pair, nor a redaction marker (show it whole).
-  if (end > 0 && /[\uD800-\uDBFF]/.test(redacted[end - 1]!)) end--;
+  const last = redacted.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
   const marker = redacted.lastIndexOf(REDACTED, end - 1);
   // Stryker disable next-line EqualityOperator: a marker that ends exactly at the cut leaves `end` as it is either way.
   if (marker >= 0 && marker + REDACTED.length > end) end = marker + REDACTED.length;

@@ -124,6 +124,8 @@ describe('redaction of every form', () => {
 
   test('only the secret is redacted: a look-alike is not', () => {
     assert.equal(redactText('ab+cd and ab%20cd', ['abxcd']), 'ab+cd and ab%20cd');
+    assert.equal(redactText('ab\\\\cd and ab\\cd', ['abxcd']), 'ab\\\\cd and ab\\cd');
+    assert.equal(redactText('ab\\\\cd', ['ab\\cd']), REDACTED);
     assert.equal(redactText('ab+cd', ['ab cd']), REDACTED);
     assert.equal(redactText('k=ab%2fcd', ['ab/cd']), `k=${REDACTED}`);
   });
@@ -156,6 +158,10 @@ describe('redaction of every form', () => {
     assert.deepEqual(redactAndCut('hello world', [], 5), { text: 'hello', cut: true });
     assert.deepEqual(redactAndCut('ab\u{1F600}cd', [], 3), { text: 'ab', cut: true });
     assert.deepEqual(redactAndCut('ab\u{1F600}cd', [], 4), { text: 'ab\u{1F600}', cut: true });
+    // The first and last high surrogates.
+    assert.deepEqual(redactAndCut('a\u{10000}b', [], 2), { text: 'a', cut: true });
+    assert.deepEqual(redactAndCut('a\u{10FFFF}b', [], 2), { text: 'a', cut: true });
+    assert.deepEqual(redactAndCut('\u{10000}b', [], 0), { text: '', cut: true });
     assert.deepEqual(redactAndCut('ab SECRETTOKEN cd', ['SECRETTOKEN'], 6), { text: `ab ${REDACTED}`, cut: true });
     assert.deepEqual(redactAndCut('SECRETTOKEN cd', ['SECRETTOKEN'], 4), { text: REDACTED, cut: true });
     assert.deepEqual(redactAndCut('ab SECRETTOKEN cdefgh', ['SECRETTOKEN'], 16), { text: `ab ${REDACTED} cd`, cut: true });
