@@ -182,3 +182,71 @@ describe('bounded reading', () => {
     assert.match(r.text, /\[truncated: showing \d+ bytes of more than 64\.0 MB\]/);
   });
 });
+
+describe('response details', () => {
+  const show = async (body: ConstructorParameters<typeof Response>[0], headers: Record<string, string>, over: Partial<FormatOptions> = {}) =>
+    formatResponse(new Response(body, { headers }), opts(over));
+
+  test('media types: JSON kinds, text kinds, SVG as text, images, octet-stream sniffed, others binary', async () => {
+    for (const t of ['application/json', 'application/problem+json', 'text/json', 'APPLICATION/JSON; charset=utf-8']) {
+      assert.deepEqual((await show('{"a": 1}', { 'content-type': t })).structured?.body, { a: 1 }, t);
+    }
+    for (const t of ['text/csv', 'application/atom+xml', 'application/xml', 'application/javascript', 'application/x-www-form-urlencoded', 'application/x-yaml', 'application/graphql', 'application/x-ndjson', 'image/svg+xml']) {
+      assert.equal((await show('a=1 <b/>', { 'content-type': t })).structured?.body, 'a=1 <b/>', t);
+    }
+    assert.equal((await show('plain words', { 'content-type': 'application/octet-stream' })).structured?.body, 'plain words');
+    assert.match((await show(new Uint8Array([0x41, 0, 0x42]), { 'content-type': 'application/octet-stream' })).text, /\[application\/octet-stream body, 3 bytes: not shown\]/);
+    assert.match((await show(new Uint8Array([0xff, 0xfe, 0x41]), { 'content-type': '' })).text, /\[binary body, 3 bytes: not shown\]/);
+    assert.match((await show('%PDF', { 'content-type': 'application/pdf' })).text, /\[application\/pdf body, 4 bytes: not shown\]/);
+    assert.equal((await show('{"a":1}', { 'content-type': 'application/json' })).images, undefined);
+  });
+
+  test('a JSON body that does not parse is shown as text', async () => {
+    const r = await show('{"a": 1,', { 'content-type': 'application/json' });
+    assert.equal(r.structured?.body, '{"a": 1,');
+  });
+
+  test('charsets: the declared one is used, an unknown one falls back to UTF-8', async () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
+    assert.equal((await show(latin1, { 'content-type': 'text/plain; charset="ISO-8859-1"' })).structured?.body, 'café');
+    assert.equal((await show(new TextEncoder().encode('café'), { 'content-type': 'text/plain; charset=no-such-charset' })).structured?.body, 'café');
+  });
+
+  test('sizes read as bytes, KB and MB', async () => {
+    const big = (n: number) => show('x'.repeat(n), { 'content-type': 'text/plain' }, { maxResponseBytes: 10 });
+    assert.match((await big(1023)).text, /showing 10 bytes of 1023 bytes\]/);
+    assert.match((await big(1024)).text, /of 1\.0 KB\]/);
+    assert.match((await big(1024 * 1024 - 1)).text, /of 1024\.0 KB\]/);
+    assert.match((await big(1024 * 1024)).text, /of 1\.0 MB\]/);
+  });
+
+  test('a text cut prefers a line end in the last quarter, else a space in the last tenth, else the limit', async () => {
+    const cut = async (text: string) => (await show(text, { 'content-type': 'text/plain' }, { maxResponseBytes: 100 })).structured?.body as string;
+    assert.equal(await cut(`${'a'.repeat(80)}\n${'b'.repeat(100)}`), `${'a'.repeat(80)}\n`);
+    assert.equal(await cut(`${'a'.repeat(70)}\n${'b'.repeat(100)}`), `${'a'.repeat(70)}\n${'b'.repeat(29)}`.slice(0, 100));
+    assert.equal(await cut(`${'a'.repeat(95)} ${'b'.repeat(100)}`), `${'a'.repeat(95)} `);
+    assert.equal(await cut(`${'a'.repeat(85)} ${'b'.repeat(100)}`), `${'a'.repeat(85)} ${'b'.repeat(14)}`);
+    assert.equal(await cut(`${'a'.repeat(99)}\u00e9${'b'.repeat(100)}`), 'a'.repeat(99));
+  });
+
+  test('a JSON cut never splits a string; with no boundary it cuts on a character boundary', async () => {
+    const r = await show(JSON.stringify({ k: `${'é'.repeat(60)}` }), { 'content-type': 'application/json' }, { maxResponseBytes: 50 });
+    const shown = (r.structured as { body: string }).body;
+    assert.ok(!shown.includes('\uFFFD'));
+    assert.ok(Buffer.byteLength(shown) <= 50);
+    const commas = await show(JSON.stringify(['a,b,c,d,e,f,g,h,i,j', 'x'.repeat(60)]), { 'content-type': 'application/json' }, { maxResponseBytes: 40 });
+    assert.equal((commas.structured as { body: string }).body, '["a,b,c,d,e,f,g,h,i,j"');
+  });
+
+  test('headers kept: rate limits in their spellings, pagination, listed ones; the rest dropped', () => {
+    const h = new Headers({ 'ratelimit-limit': '1', 'x-rate-limit-reset': '2', 'x-ratelimit-used': '3', 'x-pagination-page': '4', location: '/x', 'retry-after': '5', 'x-total-count': '6', 'x-powered-by': 'y', 'set-cookie': 'a=b', 'x-api-key': 'k' });
+    assert.deepEqual(Object.keys(pickHeaders(h, new Set(), [])).sort(), ['location', 'ratelimit-limit', 'retry-after', 'x-pagination-page', 'x-rate-limit-reset', 'x-ratelimit-used', 'x-total-count']);
+    assert.deepEqual(pickHeaders(new Headers({ link: 'secret-val' }), new Set(['link']), []), { link: '[redacted]' });
+  });
+
+  test('notes from the call follow the body, and an empty body shows nothing', async () => {
+    const r = await formatResponse(new Response('', { status: 200 }), opts({ notes: ['[after 1 retry]'] }));
+    assert.equal(r.text, 'HTTP 200 OK\ncontent-type: text/plain;charset=UTF-8\n[after 1 retry]');
+    assert.equal(r.structured?.body, null);
+  });
+});
