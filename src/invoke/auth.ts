@@ -48,14 +48,13 @@ export function chooseAuth(
   const all = auths.map((auth, index) => ({ auth, index }));
   // The spec says nothing: send what the user configured (and can send).
   if (security === undefined) return { chosen: all.filter((c) => available(c.auth)), unmet: [] };
-  // `security: []`: the endpoint is public.
-  if (security.length === 0) return { chosen: [], unmet: [] };
+  // `security: []` (the endpoint is public) has no alternative to meet: nothing is chosen below.
   const usable = all.filter((c) => available(c.auth));
   const pick = (pool: ReadonlyArray<{ auth: AuthConfig; index: number }>): Chosen[] | undefined => {
     for (const alternative of security) {
       const names = Object.keys(alternative);
       if (names.length === 0) continue;
-      const picked = assign(names, pool, spec.securitySchemes);
+      const picked = assign(names, pool, spec.securitySchemes, [], { steps: 10_000 });
       if (picked !== undefined) return picked;
     }
     return undefined;
@@ -81,8 +80,8 @@ function assign(
   names: readonly string[],
   pool: ReadonlyArray<{ auth: AuthConfig; index: number }>,
   schemes: Readonly<Record<string, SecurityScheme>>,
-  taken: readonly number[] = [],
-  budget = { steps: 10_000 },
+  taken: readonly number[],
+  budget: { steps: number },
 ): Chosen[] | undefined {
   if (names.length === 0) return [];
   // A spec's requirement is untrusted input: bound the search.
@@ -167,9 +166,8 @@ export async function applyAuth(
   /** The request's base URL: a relative `tokenUrl` resolves against it. */
   baseHref: string,
 ): Promise<AppliedAuth> {
-  const out: AppliedAuth = { headers: [], query: [], cookies: [], secrets: [], sensitiveHeaders: new Set(), oauth: [], unmet: [], notes: [] };
   const { chosen, unmet } = chooseAuth(endpoint, spec, settings.spec.auth, isAvailable);
-  (out as { unmet: readonly string[] }).unmet = unmet;
+  const out: AppliedAuth = { headers: [], query: [], cookies: [], secrets: [], sensitiveHeaders: new Set(), oauth: [], unmet, notes: [] };
   for (const { auth, index, inferred } of chosen) {
     const key = `${settings.key}.auth[${index}]`;
     if (inferred !== undefined) out.notes.push(describeInferred(auth, inferred, spec.securitySchemes[inferred], key));
