@@ -82,7 +82,6 @@ export function credentialParameters(endpoint: Pick<Endpoint, 'parameters'>, set
 
 /** Names of the query keys in `a=1&b%5Bx%5D=2`, decoded, up to a `[` (so `key[x]` counts as `key`). */
 function queryKeys(query: string): string[] {
-  if (query === '') return [];
   return query.split('&').map((pair) => {
     const raw = pair.split('=')[0]!;
     let name: string;
@@ -116,7 +115,7 @@ export function assertNoShadowing(params: SerializedParams, slots: readonly Cred
     if (s !== undefined) refuse(`the query key '${key}'`, s);
   }
   for (const pair of params.cookies) {
-    const name = pair.slice(0, pair.indexOf('=')).trim();
+    const name = pair.slice(0, pair.indexOf('='));
     const s = slotOf(slots, 'cookie', name);
     if (s !== undefined) refuse(`the cookie '${name}'`, s);
   }

@@ -43,6 +43,26 @@ describe('method overrides', () => {
     for (const m of ['POST', 'get', 'TRACE']) assert.ok(!isSafeMethod(m));
   });
 
+  test('refusals say what, why and which key to set', () => {
+    assert.throws(() => checkWrite({ method: 'POST', path: '/a' }, settings(), undefined), (err: unknown) => {
+      assert.ok(err instanceof Error);
+      assert.match(err.message, /^Refused: POST \/a is a write, and writes to spec 'p' are off/);
+      assert.match((err as { hint?: string }).hint ?? '', /to allow them set specs\[0\]\.writes: allow/);
+      return true;
+    });
+    assert.throws(() => checkWrite({ method: 'POST', path: '/a' }, settings({ writes: 'confirm' }), undefined), (err: unknown) => {
+      assert.match((err as Error).message, /^Refused: POST \/a needs the person's confirmation \(specs\[0\]\.writes: confirm\), but this MCP client cannot ask/);
+      assert.match((err as { hint?: string }).hint ?? '', /use a client with elicitation, or set specs\[0\]\.writes: allow/);
+      return true;
+    });
+    const allowed = allowedOrigins('https://a.example', settings({ allowedOrigins: ['https://b.example'] }));
+    assert.throws(() => checkOrigin(new URL('https://c.example/x'), allowed, settings()), (err: unknown) => {
+      assert.equal((err as Error).message, "Refused: https://c.example is not the origin of spec 'p' (https://a.example, https://b.example).");
+      assert.equal((err as { hint?: string }).hint, 'to allow it list it in specs[0].allowedOrigins in svc.yaml');
+      return true;
+    });
+  });
+
   test('origins: the base origin and the listed ones, nothing else', () => {
     const allowed = allowedOrigins('https://a.example', settings({ allowedOrigins: ['https://b.example:8443', 'not a url'] }));
     assert.deepEqual([...allowed], ['https://a.example', 'https://b.example:8443']);
@@ -60,7 +80,7 @@ describe('credential places', () => {
       { type: 'apiKey', in: 'cookie', name: 'sid', value: { env: 'K' } },
       { type: 'apiKey', in: 'header', name: 'X-Key', value: { env: 'K' } },
     ],
-    parameters: { token: { env: 'P' }, 'query.team': { env: 'Q' } },
+    parameters: { token: { env: 'P' }, 'query.team': { env: 'Q' }, 'header.X-Team': { env: 'R' }, 'cookie.Lang': { env: 'S' } },
   });
   const slots = credentialSlots(spec, 'specs[0]');
   const serialized = (over: { query?: string; headers?: Array<[string, string]>; cookies?: string[] }) => ({ path: '', query: '', headers: [], cookies: [], ...over });
@@ -79,8 +99,24 @@ describe('credential places', () => {
         'query:token<-specs[0].parameters.token',
         'cookie:token<-specs[0].parameters.token',
         'query:team<-specs[0].parameters.query.team',
+        'header:x-team<-specs[0].parameters.header.X-Team',
+        'cookie:Lang<-specs[0].parameters.cookie.Lang',
       ],
     );
+  });
+
+  test('a parameters key is split at a location prefix only: other dots and undotted names are whole names in every place', () => {
+    const odd = credentialSlots(config({ parameters: { 'a.b': { env: 'X' }, headerX: { env: 'X' }, 'path.id': { env: 'X' } }, auth: [{ type: 'apiKey', in: 'query', name: 'Api_Key', value: { env: 'K' } }] }), 'k');
+    assert.deepEqual(
+      odd.map((s) => `${s.in}:${s.name}`),
+      ['query:Api_Key', 'header:a.b', 'query:a.b', 'cookie:a.b', 'header:headerx', 'query:headerX', 'cookie:headerX', 'header:path.id', 'query:path.id', 'cookie:path.id'],
+    );
+    const spaced = credentialSlots(config({ auth: [{ type: 'apiKey', in: 'query', name: 'api key', value: { env: 'K' } }] }), 'k');
+    assert.throws(() => assertNoShadowing({ path: '', query: 'api+key=1', headers: [], cookies: [] }, spaced), (err: unknown) => {
+      assert.equal((err as { code?: string }).code, 'invoke-unsafe-value');
+      assert.equal((err as Error).message, "Refused: the arguments set the query key 'api key', which svc.yaml fills with a credential (k.auth[0]); leave it out, svc sends it itself.");
+      return true;
+    });
   });
 
   test('a query key reaching a credential is refused however it is written: encoded, bracketed, anywhere in the list', () => {
@@ -98,6 +134,10 @@ describe('credential places', () => {
     assert.throws(() => assertNoShadowing(serialized({ headers: [['x-KEY', 'v']] }), slots), /the header 'x-KEY'.*\(specs\[0\]\.auth\[3\]\)/);
     assert.throws(() => assertNoShadowing(serialized({ headers: [['Cookie', 'sid=1']] }), slots), /a Cookie header/);
     assert.throws(() => assertNoShadowing(serialized({ cookies: ['a=1', 'sid=2'] }), slots), /the cookie 'sid'/);
+    assert.throws(() => assertNoShadowing(serialized({ headers: [['Cookie', 'x=1']] }), slots), (err: unknown) => {
+      assert.equal((err as Error).message, "Refused: the arguments set a Cookie header, which svc.yaml fills with a credential (specs[0].auth[2]); leave it out, svc sends it itself.");
+      return true;
+    });
     assert.doesNotThrow(() => assertNoShadowing(serialized({ headers: [['X-Other', 'v']], cookies: ['a=1'], query: 'q=%ZZ' }), slots));
     const noCookies = credentialSlots(config({ auth: [{ type: 'bearer', token: { env: 'B' } }] }), 'specs[0]');
     assert.doesNotThrow(() => assertNoShadowing(serialized({ headers: [['Cookie', 'x=1']] }), noCookies));
@@ -127,6 +167,18 @@ describe('what a confirmation shows', () => {
       'POST https://api.example/v1/pay?to=acct-1&amount=5\nX-Trace: t-1\nCookie: lang=en\nContent-Type: application/json\n(svc adds credentials from svc.yaml: Authorization header; not shown)\n\n{"amount":5}',
     );
     assert.equal(confirmationMessage(c), `${c.question}\n\n${c.request}`);
+  });
+
+  test('several cookies and credentials are listed in full; a long body is cut with a note', () => {
+    const c = describeWrite(
+      { method: 'PUT', url, headers: [], cookies: ['a=1', 'b=2'], body: { body: 'z'.repeat(2500) }, credentials: ['Authorization header', 'query key k'] },
+      's',
+      'PUT /x',
+      [],
+    );
+    assert.ok(c.request.includes('Cookie: a=1; b=2'));
+    assert.ok(c.request.includes('(svc adds credentials from svc.yaml: Authorization header, query key k; not shown)'));
+    assert.ok(c.request.endsWith(`${'z'.repeat(MAX_CONFIRM_BODY_CHARS)}\n[body cut: showing ${MAX_CONFIRM_BODY_CHARS} of 2500 characters]`));
   });
 
   test('no body, no cookies, no credentials: only the request line', () => {
