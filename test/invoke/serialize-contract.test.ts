@@ -205,6 +205,7 @@ describe('base URL', () => {
     assert.ok(!withinBase(new URL('https://a.example/'), base));
     assert.ok(!withinBase(new URL('http://a.example/api/x'), base));
     assert.ok(withinBase(new URL('https://a.example/anything'), { href: 'https://a.example', origin: 'https://a.example' }));
+    assert.ok(withinBase(new URL('https://a.example/'), { href: 'https://a.example', origin: 'https://a.example' }));
   });
 
   test('credentialBase says whether svc.yaml or the spec chose where credentials go', async () => {
@@ -213,6 +214,55 @@ describe('base URL', () => {
     assert.deepEqual(fromSpec, { href: `http://127.0.0.1:4321/api`, origin: `http://127.0.0.1:4321`, source: 'spec' });
     const set = await harness('petstore.yaml', 'pets', `baseUrl: https://api.example.com/v2/`);
     assert.deepEqual(credentialBase(set.spec, set.config.specs[0]!), { href: 'https://api.example.com/v2', origin: 'https://api.example.com', source: 'svc.yaml' });
+  });
+
+  test('each refusal says what is wrong and which key to set', () => {
+    const refusal = (fn: () => unknown): { message: string; hint: string | undefined; code: string } => {
+      try {
+        fn();
+      } catch (err) {
+        assert.ok(err instanceof InvokeError);
+        return { message: err.message, hint: err.hint, code: err.code };
+      }
+      assert.fail('no refusal');
+    };
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('  '), settings())), {
+      message: "Spec 'p' names no server URL, so svc does not know where to send requests.",
+      hint: 'set specs[0].baseUrl in svc.yaml to the API\'s absolute URL, e.g. https://api.example.com/v1',
+      code: 'invoke-base-url',
+    });
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('https://{a}.{b}.example'), settings())), {
+      message: "Server URL 'https://{a}.{b}.example' of spec 'p' uses variables 'a', 'b' without a default.",
+      hint: 'set specs[0].serverVariables.a, specs[0].serverVariables.b (or specs[0].baseUrl) in svc.yaml',
+      code: 'invoke-base-url',
+    });
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('https://x.example', {}), settings('https://{a}.{b}.example'))), {
+      message: "Server URL 'https://{a}.{b}.example' of spec 'p' uses variables 'a', 'b' without a default.",
+      hint: "set specs[0].serverVariables.a, specs[0].serverVariables.b in svc.yaml (svc.yaml's baseUrl takes its variables from svc.yaml only)",
+      code: 'invoke-base-url',
+    });
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('https://{r}.{s}.example', { r: { default: 'x', enum: ['y'] }, s: { default: 'z', enum: ['w'] } }), settings())), {
+      message: "Server URL 'https://{r}.{s}.example' of spec 'p': the default of 'r', 's' is not one of its enum values.",
+      hint: 'set specs[0].serverVariables.r, specs[0].serverVariables.s in svc.yaml',
+      code: 'invoke-base-url',
+    });
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('/v1'), settings())).message, "Server URL '/v1' of spec 'p' is relative (the spec does not say which host serves it).");
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('x'), settings('/v2'))).message, "Server URL '/v2' of spec 'p' is relative.");
+    assert.deepEqual(refusal(() => resolveBaseUrl(endpoint, specWith('ftp://h/x'), settings())), {
+      message: "Server URL 'ftp://h/x' of spec 'p' is not http or https.",
+      hint: 'set specs[0].baseUrl in svc.yaml to the API\'s absolute URL, e.g. https://api.example.com/v1',
+      code: 'invoke-base-url',
+    });
+    assert.match(refusal(() => resolveBaseUrl(endpoint, specWith('http://[bad/x'), settings())).message, /^Server URL 'http:\/\/\[bad\/x' of spec 'p' is not a valid URL\.$/);
+  });
+
+  test('Postman {{ var }} placeholders, spaces inside included; svc.yaml values skip the enum check; an empty enum allows anything', () => {
+    assert.equal(resolveBaseUrl(endpoint, specWith('https://{{ host }}/{{v}}', { host: { default: 'h.example' }, v: { default: 'v1' } }), settings()).href, 'https://h.example/v1');
+    assert.equal(resolveBaseUrl(endpoint, specWith('https://{r}.x.example', { r: { default: 'a', enum: ['b'] } }), settings(undefined, { r: 'c' })).href, 'https://c.x.example');
+    assert.equal(resolveBaseUrl(endpoint, specWith('https://{r}.x.example', { r: { default: 'a', enum: [] } }), settings()).href, 'https://a.x.example');
+    assert.equal(resolveBaseUrl(endpoint, specWith('https://{r}.x.example', { r: { default: 'a', enum: ['a'] } }), settings()).href, 'https://a.x.example');
+    assert.throws(() => resolveBaseUrl(endpoint, specWith('https://{r}.x.example', { r: { default: '' } }), settings()), /uses variable 'r' without a default/);
+    assert.equal(resolveBaseUrl({ servers: [{ url: 'https://op.example/o' }] } as unknown as Endpoint, specWith('https://doc.example'), settings()).href, 'https://op.example/o');
   });
 
   test('credentialBase refuses a spec with no usable server', () => {
