@@ -21,7 +21,7 @@ export const SERVE_KEYS = ['transport', 'host', 'port', 'auth', 'tokenEnv', 'all
 export const LIMITS_KEYS = ['maxSpecBytes', 'maxResponseBytes', 'maxImageBytes'] as const;
 export const SPEC_KEYS = [
   'path', 'name', 'collection', 'refs', 'baseUrl', 'serverVariables', 'allowedOrigins',
-  'writes', 'auth', 'headers', 'timeoutMs', 'retries',
+  'writes', 'auth', 'headers', 'parameters', 'timeoutMs', 'retries',
 ] as const;
 export const REFS_KEYS = ['remote', 'allowFrom'] as const;
 export const AUTH_KEYS: Readonly<Record<AuthConfig['type'], readonly string[]>> = {
@@ -170,6 +170,7 @@ export function specDefaults(path: string): Omit<SpecConfig, 'name' | 'collectio
     writes: 'deny',
     auth: [],
     headers: {},
+    parameters: {},
     timeoutMs: DEFAULTS.timeoutMs,
     retries: DEFAULTS.retries,
   };
@@ -257,6 +258,8 @@ function readSpec(r: Reader, at: Located, dir: string): DraftSpec | undefined {
   const auth = authAt && authAt.node !== null ? readAuthList(r, authAt) : defaults.auth;
   const headersAt = m.get('headers');
   const headers = headersAt && headersAt.node !== null ? readHeaders(r, headersAt) : defaults.headers;
+  const parametersAt = m.get('parameters');
+  const parameters = parametersAt && parametersAt.node !== null ? readCredentialParameters(r, parametersAt) : defaults.parameters;
   const timeoutAt = m.get('timeoutMs');
   const timeoutMs = (timeoutAt && r.integer(timeoutAt, 1, MAX_TIMEOUT_MS)) ?? defaults.timeoutMs;
   const retriesAt = m.get('retries');
@@ -272,6 +275,7 @@ function readSpec(r: Reader, at: Located, dir: string): DraftSpec | undefined {
     writes,
     auth,
     headers,
+    parameters,
     timeoutMs,
     retries,
     key: at.key,
@@ -367,6 +371,27 @@ function readHeaders(r: Reader, at: Located): Record<string, SecretRef | string>
     }
     const value = SECRET_HEADER.test(name) ? r.secret(valueAt) : r.textOrSecret(valueAt);
     if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** `parameters:` maps a parameter (`token`, or `query.token`, `header.X-Key`, `cookie.sid`) to a `${ENV}` reference. */
+function readCredentialParameters(r: Reader, at: Located): Record<string, SecretRef> {
+  const out: Record<string, SecretRef> = {};
+  for (const [key, valueAt] of r.mapAny(at) ?? []) {
+    const dot = key.indexOf('.');
+    const where = dot > 0 ? key.slice(0, dot) : undefined;
+    const name = dot > 0 && (where === 'header' || where === 'query' || where === 'cookie' || where === 'path') ? key.slice(dot + 1) : key;
+    if (where === 'path') {
+      r.problem(valueAt, `\`${key}\` is a path parameter; svc.yaml gives values only for header, query and cookie parameters`);
+      continue;
+    }
+    if (name === '' || /[\s\0]/.test(name)) {
+      r.problem(valueAt, `\`${key}\` is not a parameter name; write \`name\` or \`query.name\`, \`header.name\`, \`cookie.name\``);
+      continue;
+    }
+    const value = r.secret(valueAt);
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // and every problem is collected (never thrown) so the user sees all of them at once.
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { ConfigProblem } from '../model/errors.ts';
-import type { SecretRef } from './types.ts';
+import { MIN_SECRET_LENGTH, type SecretRef } from './types.ts';
 import { closestKey } from './suggest.ts';
 
 /** A value in svc.yaml with where it stands. */
@@ -196,7 +196,7 @@ export class Reader {
     const value = this.scalar(at);
     if (typeof value === 'string') {
       const match = SECRET_REF.exec(value.trim());
-      if (match) return { env: match[1]! };
+      if (match) return this.envRef(at, match[1]!);
     }
     if (value === undefined || value === null || typeof value === 'object') {
       return this.problem(at, `must be an environment variable reference like \${MY_API_TOKEN}, not ${describe(at.node)}`);
@@ -208,12 +208,28 @@ export class Reader {
     );
   }
 
+  /**
+   * A secret too short to redact (it would blank ordinary text, or be left visible) is refused now,
+   * not at the first request. An unset variable is fine here: it is reported when it is needed.
+   */
+  private envRef(at: Located, env: string): SecretRef | undefined {
+    const value = process.env[env];
+    if (value !== undefined && value !== '' && value.length < MIN_SECRET_LENGTH) {
+      return this.problem(
+        at,
+        `the value of \${${env}} is shorter than ${MIN_SECRET_LENGTH} characters; svc refuses secrets that short because it cannot keep them out of its output ` +
+          '(use the real credential, or unset the variable)',
+      );
+    }
+    return { env };
+  }
+
   /** A value that may be plain text or a secret reference. */
   textOrSecret(at: Located): SecretRef | string | undefined {
     const value = this.scalar(at);
     if (typeof value === 'string') {
       const match = SECRET_REF.exec(value.trim());
-      if (match) return { env: match[1]! };
+      if (match) return this.envRef(at, match[1]!);
       if (value.includes('${')) {
         return this.problem(at, 'an environment variable reference must be the whole value (`${NAME}`), not part of it');
       }

@@ -6,6 +6,9 @@ export interface SecretRef {
   readonly env: string;
 }
 
+/** Secrets shorter than this are refused: svc could not redact them from its output without blanking ordinary text. */
+export const MIN_SECRET_LENGTH = 3;
+
 export type AuthConfig =
   | { readonly type: 'bearer'; readonly token: SecretRef; readonly scheme?: string }
   | { readonly type: 'basic'; readonly username: SecretRef | string; readonly password: SecretRef; readonly scheme?: string }
@@ -49,6 +52,13 @@ export interface SpecConfig {
   readonly auth: readonly AuthConfig[];
   /** Static headers sent with every request (e.g. a User-Agent); values may be secrets. */
   readonly headers: Readonly<Record<string, SecretRef | string>>;
+  /**
+   * Values for credentials the spec declares as ordinary parameters (Slack's `token`), keyed by
+   * parameter name or `in.name` (`query.token`, `header.X-Key`, `cookie.sid`): the model never
+   * supplies them, and they are redacted like any secret. Always set by the loader (optional only
+   * so that settings built by hand elsewhere stay valid).
+   */
+  readonly parameters?: Readonly<Record<string, SecretRef>>;
   readonly timeoutMs: number;
   readonly retries: number;
   /** Line of this entry in svc.yaml, for messages. */

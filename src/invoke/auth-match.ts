@@ -1,10 +1,62 @@
-// How a credential from svc.yaml maps onto a spec's security schemes, as plain data: which scheme
-// an `auth` entry serves, whether it serves one only by a clear reading (a bearer token for an
-// apiKey scheme in the Authorization header), and which schemes an endpoint needs that nothing
-// configured serves. Pure functions over the config and the imported spec: `svc check` reports
-// with them, and invoke's choice of credentials must agree with them.
+// How a configured auth entry maps onto a spec's security schemes, as plain data. Pure: invoke uses
+// `schemeFit`/`authMatches` to choose credentials, and `svc check` reports with `matchAuth` and
+// `unmetSchemes`, which are built on the same `schemeFit`, so the two always agree.
 import type { AuthConfig } from '../config/types.ts';
 import type { Endpoint, SecurityScheme } from '../model/index.ts';
+
+/**
+ * `exact`: the entry is the kind of credential the scheme asks for.
+ * `inferred`: not the same kind, but the meaning is clear and svc applies it (a bearer token for
+ * an apiKey scheme in the Authorization header, as Kubernetes describes its `BearerToken`).
+ * `none`: the entry cannot serve this scheme.
+ */
+export type SchemeFit = 'exact' | 'inferred' | 'none';
+
+export function schemeFit(auth: AuthConfig, scheme: SecurityScheme | undefined): SchemeFit {
+  if (scheme === undefined) return 'none';
+  switch (auth.type) {
+    case 'bearer':
+      if ((scheme.type === 'http' && scheme.scheme.toLowerCase() === 'bearer') || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return 'exact';
+      return scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name.toLowerCase() === 'authorization' ? 'inferred' : 'none';
+    case 'basic':
+      return scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic' ? 'exact' : 'none';
+    case 'apiKey':
+      // The key goes where the entry says: it serves a scheme that expects it in that very place.
+      return scheme.type === 'apiKey' && scheme.in === auth.in && sameName(scheme.in, scheme.name, auth.name) ? 'exact' : 'none';
+    case 'oauth2':
+      return scheme.type === 'oauth2' || scheme.type === 'openIdConnect' ? 'exact' : 'none';
+  }
+}
+
+export interface SchemeMatch {
+  readonly scheme: string;
+  readonly fit: Exclude<SchemeFit, 'none'>;
+}
+
+/**
+ * The spec's schemes this auth entry can serve. An entry that names its `scheme:` serves that
+ * scheme alone (when the spec has it), whatever its kind, since the user said so.
+ */
+export function authMatches(auth: AuthConfig, schemes: Readonly<Record<string, SecurityScheme>>): SchemeMatch[] {
+  if (auth.scheme !== undefined) {
+    const scheme = schemes[auth.scheme];
+    if (scheme === undefined) return [];
+    const fit = schemeFit(auth, scheme);
+    return [{ scheme: auth.scheme, fit: fit === 'none' ? 'exact' : fit }];
+  }
+  const out: SchemeMatch[] = [];
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const fit = schemeFit(auth, scheme);
+    if (fit !== 'none') out.push({ scheme: name, fit });
+  }
+  return out;
+}
+
+/** One line for answers and logs when svc applies an inferred match. */
+export function describeInferred(auth: AuthConfig, schemeName: string, scheme: SecurityScheme | undefined, key: string): string {
+  const what = scheme?.type === 'apiKey' ? `an apiKey in the ${scheme.in} '${scheme.name}'` : (scheme?.type ?? 'unknown');
+  return `[svc applied ${key} (type ${auth.type}) as 'Authorization: Bearer ...' to scheme '${schemeName}', which the spec declares as ${what}]`;
+}
 
 export type AuthMatch =
   /** `scheme:` names a scheme of the spec that takes this type of credential. */
@@ -25,18 +77,8 @@ export type AuthMatch =
 
 /** How a credential of this type serves the scheme: directly, by the clear bearer reading, or not at all. */
 export function authFits(auth: AuthConfig, scheme: SecurityScheme | undefined): 'direct' | 'mapped' | false {
-  if (scheme === undefined) return false;
-  switch (auth.type) {
-    case 'bearer':
-      if ((scheme.type === 'http' && scheme.scheme.toLowerCase() === 'bearer') || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return 'direct';
-      return scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name.toLowerCase() === 'authorization' ? 'mapped' : false;
-    case 'basic':
-      return scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic' ? 'direct' : false;
-    case 'apiKey':
-      return scheme.type === 'apiKey' ? 'direct' : false;
-    case 'oauth2':
-      return scheme.type === 'oauth2' || scheme.type === 'openIdConnect' ? 'direct' : false;
-  }
+  const fit = schemeFit(auth, scheme);
+  return fit === 'exact' ? 'direct' : fit === 'inferred' ? 'mapped' : false;
 }
 
 /** Which of the spec's schemes one configured credential serves. */
@@ -99,4 +141,8 @@ export function unmetSchemes(endpoint: Endpoint, schemes: Readonly<Record<string
     if (met) return [];
   }
   return Object.keys(security[0] ?? {});
+}
+
+function sameName(place: string, a: string, b: string): boolean {
+  return place === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
 }

@@ -1,7 +1,9 @@
 // The base URL a spec's requests go to: svc.yaml `baseUrl`, else the endpoint's (or document's)
 // first server with its variables filled from svc.yaml `serverVariables` or their defaults.
+import type { SpecConfig } from '../config/types.ts';
 import type { Endpoint, ImportedSpec, Server } from '../model/index.ts';
 import { InvokeError } from './errors.ts';
+import { encodeStrict } from './serialize.ts';
 import type { SpecSettings } from './settings.ts';
 
 export interface BaseUrl {
@@ -27,11 +29,15 @@ export function resolveSpecBaseUrl(spec: ImportedSpec, settings: SpecSettings): 
 
 function resolveServers(servers: readonly Server[], spec: ImportedSpec, settings: SpecSettings): BaseUrl {
   // Cache per (servers array, spec settings): both are immutable for the life of a catalogue.
+  // The cache only saves work: computing again gives an equal result.
   let perOwner = cache.get(servers);
+  // Stryker disable next-line ConditionalExpression: a fresh map only loses cached entries.
   if (perOwner === undefined) cache.set(servers, (perOwner = new WeakMap()));
   const hit = perOwner.get(settings.spec);
+  // Stryker disable next-line ConditionalExpression: a miss computes the same value.
   if (hit !== undefined) return hit;
   const result = computeBaseUrl(servers[0], spec, settings);
+  // Stryker disable next-line CallExpression: not caching computes the same value next time.
   perOwner.set(settings.spec, result);
   return result;
 }
@@ -45,22 +51,38 @@ function computeBaseUrl(server: Server | undefined, spec: ImportedSpec, settings
       hint: keyHint,
     });
   }
-  const variables = server?.variables ?? {};
+  // svc.yaml's own base URL takes its variables from svc.yaml alone, percent-encoded: a spec's
+  // default must not move the host that svc.yaml chose (`{tenant}` = `evil.example/steal#`).
+  const variables = configured !== undefined ? {} : (server?.variables ?? {});
   const missing: string[] = [];
+  const refused: string[] = [];
   const filled = source.replace(PLACEHOLDER, (_m, postman: string | undefined, openapi: string | undefined) => {
     const name = (postman ?? openapi ?? '').trim();
-    const value = settings.spec.serverVariables[name] ?? variables[name]?.default;
+    const own = settings.spec.serverVariables[name];
+    const value = own ?? variables[name]?.default;
     if (value === undefined || value === '') {
       missing.push(name);
       return '';
     }
-    return value;
+    const allowed = variables[name]?.enum;
+    if (own === undefined && allowed !== undefined && allowed.length > 0 && !allowed.includes(value)) refused.push(name);
+    return configured !== undefined ? encodeStrict(value) : value;
   });
+  if (refused.length > 0) {
+    throw new InvokeError('invoke-base-url', `Server URL '${source}' of spec '${spec.name}': the default of ${refused.map((m) => `'${m}'`).join(', ')} is not one of its enum values.`, {
+      hint: `set ${refused.map((m) => `${settings.key}.serverVariables.${m}`).join(', ')} in svc.yaml${settings.where}`,
+    });
+  }
   if (missing.length > 0) {
     throw new InvokeError(
       'invoke-base-url',
       `Server URL '${source}' of spec '${spec.name}' uses variable${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')} without a default.`,
-      { hint: `set ${missing.map((m) => `${settings.key}.serverVariables.${m}`).join(', ')} (or ${settings.key}.baseUrl) in svc.yaml${settings.where}` },
+      {
+        hint:
+          configured !== undefined
+            ? `set ${missing.map((m) => `${settings.key}.serverVariables.${m}`).join(', ')} in svc.yaml${settings.where} (svc.yaml's baseUrl takes its variables from svc.yaml only)`
+            : `set ${missing.map((m) => `${settings.key}.serverVariables.${m}`).join(', ')} (or ${settings.key}.baseUrl) in svc.yaml${settings.where}`,
+      },
     );
   }
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(filled)) {
@@ -82,4 +104,26 @@ function computeBaseUrl(server: Server | undefined, spec: ImportedSpec, settings
   url.search = '';
   url.hash = '';
   return { href: url.href.replace(/\/+$/, ''), origin: url.origin };
+}
+
+/** Where svc.yaml's credentials may go: the spec's base URL, and whether svc.yaml or the spec chose it. */
+export interface CredentialBase extends BaseUrl {
+  /** `spec`: svc.yaml gives no baseUrl, so the spec's first server decides (`svc check` warns). */
+  readonly source: 'svc.yaml' | 'spec';
+}
+
+/**
+ * The one base URL credentials are sent to: svc.yaml's `baseUrl`, else the spec's first server.
+ * @throws InvokeError when neither gives an absolute http(s) URL.
+ */
+export function credentialBase(spec: ImportedSpec, config: SpecConfig, key = `specs[] (${config.name})`): CredentialBase {
+  const base = resolveSpecBaseUrl(spec, { spec: config, key, where: '', unlisted: false });
+  return { ...base, source: config.baseUrl !== undefined ? 'svc.yaml' : 'spec' };
+}
+
+/** Same origin, and a path at or under the base's path (segment by segment: `/api` does not cover `/apiary`). */
+export function withinBase(url: URL, base: BaseUrl): boolean {
+  if (url.origin !== base.origin) return false;
+  const basePath = new URL(base.href).pathname.replace(/\/+$/, '');
+  return url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
 }

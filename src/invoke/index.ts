@@ -1,21 +1,24 @@
 // Public surface of invoke: endpoint + arguments -> a real HTTP request -> a compact answer.
 // The only place in svc that sends HTTP requests to APIs (and the only one that imports ky).
-import ky from 'ky';
-import type { Config, SecretRef } from '../config/types.ts';
+import type { Config } from '../config/types.ts';
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import type { ToolResult } from '../tools/types.ts';
-import { applyAuth, configuredSecrets, type AppliedAuth } from './auth.ts';
-import { resolveBaseUrl, resolveSpecBaseUrl } from './base-url.ts';
+import { applyAuth, chooseAuth, configuredSecrets, isAvailable, secret, type AppliedAuth } from './auth.ts';
+import { resolveBaseUrl, resolveSpecBaseUrl, withinBase, type BaseUrl } from './base-url.ts';
 import { encodeBody, type EncodedBody } from './body.ts';
+import { confirmationMessage, describeWrite } from './confirm.ts';
+import { assertNoShadowing, credentialParameters, credentialSlots, reservedParameters, type CredentialSlot } from './credentials.ts';
 import { InvokeError } from './errors.ts';
 import { TokenCache } from './oauth2.ts';
-import { allowedOrigins, askToConfirmWrite, checkOrigin, checkWrite, isSafeMethod } from './policy.ts';
+import { allowedOrigins, askToConfirmWrite, checkOrigin, checkWrite, effectiveMethod, isSafeMethod } from './policy.ts';
+import { discard } from './read.ts';
 import { redactText } from './redact.ts';
 import { formatResponse } from './response.ts';
 import { assertHeaderValue, serializeParams } from './serialize.ts';
 import { specSettings, type SpecSettings } from './settings.ts';
-import { bindArguments } from './validate.ts';
+import { bindArguments, type BoundParam } from './validate.ts';
+import { failure, retryDelay, send, sleep } from './wire.ts';
 
 export interface InvokeArgs {
   /** By parameter name; `query.name`, `header.name`... where two parameters share a name. */
@@ -41,6 +44,10 @@ export interface Invoker {
 }
 
 export { InvokeError, InvalidArgumentsError, OriginRefusedError, WriteRefusedError } from './errors.ts';
+export { authMatches, schemeFit, type SchemeFit, type SchemeMatch } from './auth-match.ts';
+export { credentialBase, type CredentialBase } from './base-url.ts';
+export { confirmationMessage, describeWrite, type WriteConfirmation } from './confirm.ts';
+export { svcFilledParameters } from './credentials.ts';
 
 /** Same-origin redirects followed per call, at most. */
 const MAX_REDIRECTS = 5;
@@ -76,17 +83,6 @@ function errorResult(err: unknown, secrets: readonly string[]): InvokeResult {
   return { text: redactText(text, secrets), isError: true };
 }
 
-function secretValue(ref: SecretRef | string, key: string): string {
-  if (typeof ref === 'string') return ref;
-  const v = process.env[ref.env];
-  if (v === undefined) {
-    throw new InvokeError('invoke-auth', `Environment variable ${ref.env} (named by ${key} in svc.yaml) is not set.`, {
-      hint: `set ${ref.env} in the environment svc runs in`,
-    });
-  }
-  return v;
-}
-
 async function invoke(
   config: Config,
   settings: SpecSettings,
@@ -98,59 +94,92 @@ async function invoke(
   secrets: string[],
 ): Promise<InvokeResult> {
   // A write the policy refuses is refused first: no argument fixing will help.
-  const needsConfirm = checkWrite(endpoint, settings, ctx.confirm);
+  let needsConfirm = checkWrite(endpoint, settings, ctx.confirm);
 
-  const bound = bindArguments(endpoint, spec, args.params, args.body, args.contentType);
+  const slots = credentialSlots(settings.spec, settings.key);
+  const bound = bindArguments(endpoint, spec, args.params, args.body, args.contentType, reservedParameters(endpoint, slots));
   const base = resolveBaseUrl(endpoint, spec, settings);
   const params = serializeParams(endpoint.path, bound.params);
+  // Nothing the model gives may reach a credential's header, query key or cookie.
+  assertNoShadowing(params, slots);
   const path = params.path.startsWith('/') || params.path === '' ? params.path : `/${params.path}`;
-  const target = new URL(`${base.href}${path}${params.query !== '' ? `?${params.query}` : ''}`);
-  // Requests may go to the spec's own origin; an operation-level server elsewhere must be listed.
-  let specOrigin = base.origin;
+  const urlWith = (query: string): URL => new URL(`${base.href}${path}${query !== '' ? `?${query}` : ''}`);
+  // Credentials go only to the spec's base URL (svc.yaml's baseUrl, else the spec's first server).
+  let scope: BaseUrl = base;
   try {
-    specOrigin = resolveSpecBaseUrl(spec, settings).origin;
+    scope = resolveSpecBaseUrl(spec, settings);
   } catch {
     // The document's servers are unusable (relative, say) but this endpoint's are: trust those.
   }
-  const allowed = allowedOrigins(specOrigin, settings);
+  const credentialed = withinBase(urlWith(params.query), scope);
+  const ownBound = credentialed ? credentialParameters(endpoint, settings, secrets) : [];
+  const own = serializeParams('', ownBound);
+  const target = urlWith([params.query, own.query].filter((q) => q !== '').join('&'));
+  const allowed = allowedOrigins(scope.origin, settings);
   // The final URL is checked after serialization: nothing a value does may leave the origin.
   checkOrigin(target, allowed, settings);
-  if (!target.pathname.startsWith(new URL(base.href).pathname)) {
+  if (!withinBase(target, base)) {
     throw new InvokeError('invoke-unsafe-value', `The URL ${target.origin}${target.pathname} leaves the base path of spec '${spec.name}'; svc refuses it.`);
   }
   const encoded = bound.content !== undefined ? encodeBody(bound.content, bound.body, spec) : undefined;
-  if (needsConfirm) await askToConfirmWrite(endpoint, settings, ctx.confirm, `${target.origin}${target.pathname}`);
 
   const fixedHeaders: Array<[string, string]> = [];
+  const shownHeaders: Array<readonly [string, string]> = [];
   for (const [name, ref] of Object.entries(settings.spec.headers)) {
-    const value = secretValue(ref, `${settings.key}.headers.${name}`);
+    // A secret header is a credential: it goes only where credentials go.
+    if (typeof ref !== 'string' && !credentialed) continue;
+    const value = secret(ref, `${settings.key}.headers.${name}`, settings);
     if (typeof ref !== 'string') secrets.push(value);
+    else shownHeaders.push([name, value]);
     assertHeaderValue(name, value);
     fixedHeaders.push([name, value]);
   }
-  for (const [name, value] of params.headers) fixedHeaders.push([name, value]);
+  for (const [name, value] of [...params.headers, ...own.headers]) fixedHeaders.push([name, value]);
+  shownHeaders.push(...params.headers);
+  const cookies = [...params.cookies, ...own.cookies];
 
-  let auth = await applyAuth(endpoint, spec, settings, tokens, base.href);
+  // A method-override header makes the request the method it names, for deny and confirm alike.
+  const method = effectiveMethod(endpoint.method, fixedHeaders);
+  if (method !== endpoint.method) needsConfirm = checkWrite(endpoint, settings, ctx.confirm, method) || needsConfirm;
+
+  const notes: string[] = [...bound.notes];
+  if (!credentialed && slots.length > 0) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
+  if (needsConfirm) {
+    const confirmation = describeWrite(
+      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, ...(encoded !== undefined ? { body: encoded } : {}), credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
+      settings.spec.name,
+      `${endpoint.method} ${endpoint.path}${method !== endpoint.method ? `, overridden to ${method}` : ''}`,
+      secrets,
+    );
+    await askToConfirmWrite(endpoint, ctx.confirm, confirmationMessage(confirmation));
+  }
+
+  const noAuth: AppliedAuth = { headers: [], query: [], cookies: [], secrets: [], sensitiveHeaders: new Set(), oauth: [], unmet: [], notes: [] };
+  let auth = credentialed ? await applyAuth(endpoint, spec, settings, tokens, scope.href) : noAuth;
   secrets.push(...auth.secrets);
+  notes.push(...auth.notes);
 
-  const notes: string[] = [];
-  let url = target;
-  if (auth.query.length > 0) url = new URL(`${target.href}${target.search !== '' ? '&' : '?'}${auth.query.join('&')}`);
-  let method: string = endpoint.method;
+  const withQuery = (url: URL, extra: readonly string[]): URL => (extra.length > 0 ? new URL(`${url.href}${url.search !== '' ? '&' : '?'}${extra.join('&')}`) : url);
+  let url = withQuery(target, auth.query);
+  let sendCredentials = true;
   let body: EncodedBody | undefined = encoded;
+  let sentMethod: string = endpoint.method;
   let redirects = 0;
   let retries = 0;
   let refreshed = false;
-  const retryLimit = isSafeMethod(endpoint.method) ? settings.spec.retries : 0;
+  const retryLimit = isSafeMethod(method) ? settings.spec.retries : 0;
 
   for (;;) {
-    const headers = buildHeaders(fixedHeaders, params.cookies, auth, body);
-    const { res, timeout } = await send(url, method, headers, body, settings, ctx.signal, secrets);
+    const headers = sendCredentials
+      ? buildHeaders(fixedHeaders, cookies, auth, body)
+      : buildHeaders(fixedHeaders.filter(([n]) => !isCredentialHeader(n, slots)), params.cookies, noAuth, body);
+    const { res, timeout } = await send(url, sentMethod, headers, body, settings, ctx.signal, secrets);
     const finish = async (): Promise<InvokeResult> => {
       try {
-        return await formatFinal(res, method, auth, secrets, notes, config, settings, endpoint);
+        return await formatFinal(res, sentMethod, auth, secrets, notes, config, settings, endpoint);
       } catch (cause) {
-        throw failure(cause, method, url, timeout, ctx.signal, settings, secrets);
+        await discard(res);
+        throw failure(cause, sentMethod, url, timeout, ctx.signal, settings, secrets);
       }
     };
 
@@ -170,23 +199,32 @@ async function invoke(
         notes.push(`[stopped after ${MAX_REDIRECTS} redirects]`);
         return finish();
       }
-      await res.body?.cancel().catch(() => undefined);
+      const keepsMethod = !(res.status === 303 || ((res.status === 301 || res.status === 302) && sentMethod === 'POST'));
+      // A write is re-sent (with its body) only to the same path: a redirect must not move it.
+      if (keepsMethod && !isSafeMethod(sentMethod) && next.pathname !== url.pathname) {
+        notes.push(`[redirect of ${sentMethod} to ${next.pathname} not followed: svc re-sends a write only to the same path]`);
+        return finish();
+      }
+      await discard(res);
       redirects++;
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-        if (method !== 'HEAD') method = 'GET';
+      if (!keepsMethod) {
+        if (sentMethod !== 'HEAD') sentMethod = 'GET';
         body = undefined;
       }
+      // The credential stays only within the base path it belongs to.
+      if (!withinBase(next, scope)) sendCredentials = false;
       url = next;
       continue;
     }
 
-    if (res.status === 401 && auth.oauth.length > 0 && !refreshed) {
+    if (res.status === 401 && auth.oauth.length > 0 && !refreshed && sendCredentials) {
       // The token may have been revoked or expired early: fetch a new one, once.
       refreshed = true;
-      await res.body?.cancel().catch(() => undefined);
+      await discard(res);
       for (const { creds, token } of auth.oauth) await tokens.invalidate(creds, token);
-      auth = await applyAuth(endpoint, spec, settings, tokens, base.href);
+      auth = await applyAuth(endpoint, spec, settings, tokens, scope.href);
       secrets.push(...auth.secrets);
+      url = withQuery(target, auth.query);
       continue;
     }
 
@@ -197,7 +235,7 @@ async function invoke(
         notes.push(`[not retried: Retry-After asks for ${Math.ceil(wait / 1000)} s, more than svc waits]`);
         return finish();
       }
-      await res.body?.cancel().catch(() => undefined);
+      await discard(res);
       await sleep(wait, ctx.signal);
       retries++;
       continue;
@@ -205,6 +243,21 @@ async function invoke(
     if (retries > 0) notes.push(`[after ${retries} retr${retries === 1 ? 'y' : 'ies'}]`);
     return finish();
   }
+}
+
+/** Where svc.yaml adds credentials to this request, by name only, for the confirmation. */
+function credentialNames(endpoint: Endpoint, spec: ImportedSpec, settings: SpecSettings, own: readonly BoundParam[]): string[] {
+  const names = Object.entries(settings.spec.headers).filter(([, ref]) => typeof ref !== 'string').map(([name]) => `${name} header`);
+  for (const { auth } of chooseAuth(endpoint, spec, settings.spec.auth, isAvailable).chosen) {
+    names.push(auth.type === 'apiKey' ? `${auth.in === 'header' ? 'header' : auth.in === 'query' ? 'query key' : 'cookie'} ${auth.name}` : 'Authorization header');
+  }
+  for (const { param } of own) names.push(`${param.in === 'query' ? 'query key' : param.in} ${param.name}`);
+  return names;
+}
+
+function isCredentialHeader(name: string, slots: readonly CredentialSlot[]): boolean {
+  const n = name.toLowerCase();
+  return slots.some((s) => s.in === 'header' && s.name === n);
 }
 
 function buildHeaders(fixed: ReadonlyArray<readonly [string, string]>, cookies: readonly string[], auth: AppliedAuth, body: EncodedBody | undefined): Headers {
@@ -220,104 +273,6 @@ function buildHeaders(fixed: ReadonlyArray<readonly [string, string]>, cookies: 
   if (allCookies.length > 0) h.set('cookie', allCookies.join('; '));
   if (body?.contentType !== undefined) h.set('content-type', body.contentType);
   return h;
-}
-
-interface Sent {
-  readonly res: Response;
-  /** Fires when the attempt's deadline passes; reading the body stays under it. */
-  readonly timeout: AbortSignal;
-}
-
-async function send(
-  url: URL,
-  method: string,
-  headers: Headers,
-  body: EncodedBody | undefined,
-  settings: SpecSettings,
-  outer: AbortSignal | undefined,
-  secrets: readonly string[],
-): Promise<Sent> {
-  const timeout = AbortSignal.timeout(settings.spec.timeoutMs);
-  const signal = outer !== undefined ? AbortSignal.any([outer, timeout]) : timeout;
-  try {
-    const res = await ky(url, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: body.body } : {}),
-      throwHttpErrors: false,
-      retry: 0,
-      timeout: false,
-      redirect: 'manual',
-      signal,
-    });
-    return { res, timeout };
-  } catch (cause) {
-    throw failure(cause, method, url, timeout, outer, settings, secrets);
-  }
-}
-
-/** What went wrong on the wire, and where, as an InvokeError. */
-function failure(
-  cause: unknown,
-  method: string,
-  url: URL,
-  timeout: AbortSignal,
-  outer: AbortSignal | undefined,
-  settings: SpecSettings,
-  secrets: readonly string[],
-): InvokeError {
-  if (cause instanceof InvokeError) return cause;
-  const where = `${method} ${redactText(`${url.origin}${url.pathname}`, secrets)}`;
-  if (timeout.aborted) {
-    return new InvokeError('invoke-timeout', `Timed out after ${formatMs(settings.spec.timeoutMs)} waiting for ${where}.`, {
-      hint: `the API did not answer in time; retry later, or raise ${settings.key}.timeoutMs in svc.yaml`,
-    });
-  }
-  if (outer?.aborted) return new InvokeError('invoke-aborted', `Cancelled: ${where}.`);
-  return new InvokeError('invoke-network', `Network error on ${where}: ${redactText(describeCause(cause), secrets)}`, { cause });
-}
-
-function describeCause(err: unknown): string {
-  // fetch wraps the socket error: the innermost cause says what happened (ECONNREFUSED, ENOTFOUND...).
-  let e: unknown = err;
-  let last = err instanceof Error ? err.message : String(err);
-  for (let i = 0; i < 5 && e instanceof Error; i++) {
-    last = e.message;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && !e.message.includes(code)) last = `${code} ${e.message}`;
-    e = e.cause;
-  }
-  return last;
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/** Retry-After (seconds or an HTTP date), else exponential backoff from 250 ms. */
-function retryDelay(header: string | null, attempt: number): number {
-  if (header !== null) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(header);
-    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
-  }
-  return Math.min(250 * 2 ** attempt, 2000);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new InvokeError('invoke-aborted', 'Cancelled while waiting to retry.'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 async function formatFinal(

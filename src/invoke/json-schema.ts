@@ -22,15 +22,53 @@ export interface ConvertOptions {
   readonly format: SpecFormat;
   /** A request body: `readOnly` properties are not sent, so they are not required. */
   readonly request?: boolean;
+  /** Sub-schemas nested deeper than this accept anything (default 64). */
+  readonly maxDepth?: number;
 }
 
 export function toJsonSchema(node: unknown, options: ConvertOptions): unknown {
-  return convert(node, options.format !== 'openapi-3.1', options.request === true, 0);
+  return convert(node, options.format !== 'openapi-3.1', options.request === true, 0, options.maxDepth ?? 64);
 }
 
-function convert(node: unknown, legacy: boolean, request: boolean, depth: number): unknown {
+/** How many (sub-)schemas a converted schema has at each nesting depth: `[1, 12, 40, ...]`. */
+export function schemasPerDepth(schema: unknown): number[] {
+  const counts: number[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+    counts[depth] = (counts[depth] ?? 0) + 1;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (ONE.has(key)) {
+        if (Array.isArray(value)) for (const v of value) walk(v, depth + 1);
+        else walk(value, depth + 1);
+      } else if (MAP.has(key) && value !== null && typeof value === 'object') {
+        for (const sub of Object.values(value as Record<string, unknown>)) walk(sub, depth + 1);
+      } else if (LIST.has(key) && Array.isArray(value)) {
+        for (const v of value) walk(v, depth + 1);
+      }
+    }
+  };
+  walk(schema, 0);
+  return counts;
+}
+
+/** Every regular expression a converted schema uses (`pattern` values, `patternProperties` keys). */
+export function patternsOf(schema: unknown, out = new Set<string>()): Set<string> {
+  if (schema === null || typeof schema !== 'object') return out;
+  if (Array.isArray(schema)) {
+    for (const v of schema) patternsOf(v, out);
+    return out;
+  }
+  const node = schema as Record<string, unknown>;
+  if (typeof node.pattern === 'string') out.add(node.pattern);
+  const pp = node.patternProperties;
+  if (pp !== null && typeof pp === 'object' && !Array.isArray(pp)) for (const k of Object.keys(pp)) out.add(k);
+  for (const [key, value] of Object.entries(node)) if (key !== 'enum' && key !== 'const' && key !== 'default') patternsOf(value, out);
+  return out;
+}
+
+function convert(node: unknown, legacy: boolean, request: boolean, depth: number, maxDepth: number): unknown {
   if (typeof node === 'boolean') return node;
-  if (node === null || typeof node !== 'object' || Array.isArray(node) || depth > 64) return {};
+  if (node === null || typeof node !== 'object' || Array.isArray(node) || depth > maxDepth) return {};
   const src = node as Record<string, unknown>;
   // Cycles and depth cuts from the resolver, and any `$ref` it could not follow: accept anything.
   if ('$circular' in src || '$truncated' in src || '$unresolved' in src || typeof src.$ref === 'string') return {};
@@ -38,15 +76,15 @@ function convert(node: unknown, legacy: boolean, request: boolean, depth: number
   for (const [key, value] of Object.entries(src)) {
     if (DROP.has(key) || key.startsWith('x-')) continue;
     if (ONE.has(key)) {
-      out[key] = Array.isArray(value) ? value.map((v) => convert(v, legacy, request, depth + 1)) : convert(value, legacy, request, depth + 1);
+      out[key] = Array.isArray(value) ? value.map((v) => convert(v, legacy, request, depth + 1, maxDepth)) : convert(value, legacy, request, depth + 1, maxDepth);
     } else if (MAP.has(key)) {
       if (value !== null && typeof value === 'object') {
         const map: Record<string, unknown> = {};
-        for (const [name, sub] of Object.entries(value as Record<string, unknown>)) map[name] = convert(sub, legacy, request, depth + 1);
+        for (const [name, sub] of Object.entries(value as Record<string, unknown>)) map[name] = convert(sub, legacy, request, depth + 1, maxDepth);
         out[key] = map;
       }
     } else if (LIST.has(key)) {
-      if (Array.isArray(value)) out[key] = value.map((v) => convert(v, legacy, request, depth + 1));
+      if (Array.isArray(value)) out[key] = value.map((v) => convert(v, legacy, request, depth + 1, maxDepth));
     } else {
       out[key] = value;
     }

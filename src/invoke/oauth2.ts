@@ -2,7 +2,8 @@
 // expires, and fetched again (once) when the API answers 401. Concurrent calls share one fetch.
 import ky from 'ky';
 import { InvokeError } from './errors.ts';
-import { redactText } from './redact.ts';
+import { readText } from './read.ts';
+import { redactAndCut, redactText } from './redact.ts';
 
 export interface ClientCredentials {
   readonly tokenUrl: string;
@@ -22,6 +23,8 @@ interface Entry {
 
 // Renew a little early so a token does not expire between the check and the request.
 const SKEW_MS = 30_000;
+/** A token response is small; more than this is not read (nor kept). */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 export class TokenCache {
   readonly #entries = new Map<string, Entry>();
@@ -88,11 +91,11 @@ async function fetchToken(c: ClientCredentials): Promise<{ token: string; expire
       hint: `check ${c.key}.tokenUrl in svc.yaml`,
     });
   }
-  const text = await res.text();
+  const text = await readText(res, MAX_TOKEN_RESPONSE_BYTES);
   if (!res.ok) {
     throw new InvokeError(
       'invoke-auth',
-      `OAuth2 token request to ${c.tokenUrl} failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${text ? `: ${redactText(text.slice(0, 300), secrets)}` : ''}`,
+      `OAuth2 token request to ${c.tokenUrl} failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${text ? `: ${shortened(text, secrets)}` : ''}`,
       { hint: `check ${c.key} (tokenUrl, clientId, clientSecret, scopes) in svc.yaml and the environment variables it names` },
     );
   }
@@ -109,4 +112,10 @@ async function fetchToken(c: ClientCredentials): Promise<{ token: string; expire
   }
   const expiresIn = Number(parsed.expires_in);
   return Number.isFinite(expiresIn) && expiresIn > 0 ? { token: parsed.access_token, expiresIn } : { token: parsed.access_token };
+}
+
+/** Redact first, then cut: the shown part of an error body never holds the start of a secret. */
+function shortened(text: string, secrets: readonly string[]): string {
+  const { text: shown, cut } = redactAndCut(text, secrets, 300);
+  return cut ? `${shown}...` : shown;
 }

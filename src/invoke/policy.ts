@@ -14,10 +14,16 @@ export function isSafeMethod(method: string): boolean {
  * Throws the refusal (saying which key to set) when the policy forbids this write outright;
  * returns true when the person must confirm it first.
  */
-export function checkWrite(endpoint: Endpoint, settings: SpecSettings, confirm: ((message: string) => Promise<boolean>) | undefined): boolean {
-  if (isSafeMethod(endpoint.method)) return false;
+export function checkWrite(
+  endpoint: Pick<Endpoint, 'method' | 'path'>,
+  settings: SpecSettings,
+  confirm: ((message: string) => Promise<boolean>) | undefined,
+  /** The method the request really asks for, when a method-override header names another. */
+  method: string = endpoint.method,
+): boolean {
+  if (isSafeMethod(method)) return false;
   const policy = settings.spec.writes;
-  const what = `${endpoint.method} ${endpoint.path}`;
+  const what = method === endpoint.method ? `${endpoint.method} ${endpoint.path}` : `${endpoint.method} ${endpoint.path} with a method override to ${method}`;
   if (policy === 'allow') return false;
   if (policy === 'deny') {
     throw new WriteRefusedError(
@@ -34,18 +40,31 @@ export function checkWrite(endpoint: Endpoint, settings: SpecSettings, confirm: 
   return true;
 }
 
-/** Asks the person (MCP elicitation) whether this one write may go ahead. */
+// Headers by which a client asks a server to treat a request as another method.
+const METHOD_OVERRIDE_HEADERS = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
+
+/** The method a request really asks for: the one a method-override header names, else its own. */
+export function effectiveMethod(method: string, headers: Iterable<readonly [string, string]>): string {
+  for (const [name, value] of headers) {
+    if (!METHOD_OVERRIDE_HEADERS.has(name.toLowerCase())) continue;
+    const named = value.trim().toUpperCase();
+    // Any override that names a write makes the request a write (a write overridden to GET stays a write).
+    if (named !== '' && !isSafeMethod(named)) return named;
+  }
+  return method;
+}
+
+/** Asks the person (MCP elicitation) whether this one write may go ahead, showing what will be sent. */
 export async function askToConfirmWrite(
-  endpoint: Endpoint,
-  settings: SpecSettings,
+  endpoint: Pick<Endpoint, 'method' | 'path'>,
   confirm: ((message: string) => Promise<boolean>) | undefined,
-  target: string,
+  message: string,
 ): Promise<void> {
   const what = `${endpoint.method} ${endpoint.path}`;
   if (confirm === undefined) return;
   let ok: boolean;
   try {
-    ok = await confirm(`Allow ${endpoint.method} ${target} (spec '${settings.spec.name}', ${endpoint.path})?`);
+    ok = await confirm(message);
   } catch (cause) {
     throw new WriteRefusedError(`Refused: asking the person to confirm ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
   }

@@ -3,7 +3,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { ImageContent } from '../tools/types.ts';
 import type { InvokeResult } from './index.ts';
-import { isSensitiveHeader, redactText, redactValue, REDACTED } from './redact.ts';
+import { readBody } from './read.ts';
+import { isSensitiveHeader, redactTail, redactText, redactValue, REDACTED } from './redact.ts';
 
 export interface ResponseLimits {
   readonly maxResponseBytes: number;
@@ -20,8 +21,6 @@ export interface FormatOptions extends ResponseLimits {
 
 // Bodies up to this size are read whole so JSON can be parsed and compacted before it is cut.
 const PARSE_LIMIT = 8 * 1024 * 1024;
-// Past this, svc stops reading and reports the size as "more than".
-const COUNT_LIMIT = 64 * 1024 * 1024;
 
 const KEPT_HEADERS = new Set([
   'content-type', 'location', 'link', 'retry-after', 'www-authenticate', 'x-total-count', 'x-total', 'x-total-pages',
@@ -38,49 +37,6 @@ export function pickHeaders(headers: Headers, sensitive: ReadonlySet<string>, se
     if (!keepHeader(name)) return;
     out[name] = isSensitiveHeader(name, sensitive) ? REDACTED : redactText(value, secrets);
   });
-  return out;
-}
-
-interface ReadBody {
-  readonly bytes: Uint8Array;
-  /** Total size in bytes (exact when `exact`). */
-  readonly total: number;
-  readonly exact: boolean;
-}
-
-/** Reads at most `keep` bytes into memory and counts the rest (up to COUNT_LIMIT). */
-async function readBody(res: Response, keep: number): Promise<ReadBody> {
-  if (res.body === null) return { bytes: new Uint8Array(0), total: 0, exact: true };
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let total = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (kept < keep) {
-      const part = kept + value.byteLength > keep ? value.subarray(0, keep - kept) : value;
-      chunks.push(part);
-      kept += part.byteLength;
-    }
-    if (total >= COUNT_LIMIT) {
-      await reader.cancel().catch(() => undefined);
-      const declared = Number(res.headers.get('content-length'));
-      return { bytes: concat(chunks, kept), total: Number.isFinite(declared) && declared > total ? declared : total, exact: Number.isFinite(declared) && declared > 0 };
-    }
-  }
-  return { bytes: concat(chunks, kept), total, exact: true };
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
   return out;
 }
 
@@ -164,7 +120,9 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
   const limit = opts.maxResponseBytes;
   const noBody = opts.method === 'HEAD' || status === 204 || status === 304;
 
-  const keep = noBody ? 0 : kind === 'json' ? PARSE_LIMIT : kind === 'image' ? opts.maxImageBytes + 1 : kind === 'binary' ? 0 : Math.max(limit + 4, 64 * 1024);
+  // Text is read well past the limit so a secret that straddles the cut is seen whole and redacted.
+  const textWindow = Math.max(2 * limit + 4096, 64 * 1024);
+  const keep = noBody ? 0 : kind === 'json' ? PARSE_LIMIT : kind === 'image' ? opts.maxImageBytes + 1 : kind === 'binary' ? 0 : textWindow;
   const read = noBody ? { bytes: new Uint8Array(0), total: 0, exact: true } : await readBody(res, keep);
 
   let body: unknown = null;
@@ -186,7 +144,8 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
     let compact: string | undefined;
     if (read.bytes.length === read.total) {
       try {
-        body = JSON.parse(decode(read.bytes, charsetOf(contentType), false)!);
+        // Redact first, then cut: a cut must never fall inside a secret that is still there.
+        body = redactValue(JSON.parse(decode(read.bytes, charsetOf(contentType), false)!), opts.secrets);
         compact = JSON.stringify(body);
       } catch {
         compact = undefined;
@@ -202,7 +161,7 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
         shown = compact;
       } else {
         const cut = jsonCut(bytes, limit);
-        shown = bytes.subarray(0, cut).toString('utf8');
+        shown = redactTail(bytes.subarray(0, cut).toString('utf8'), opts.secrets);
         body = shown;
         truncated = true;
         notes.push(`[truncated: showing ${sizeLabel(cut)} of ${sizeLabel(bytes.byteLength)} (compacted JSON; ${full} as sent)]`);
@@ -211,11 +170,15 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
   }
   if (kind === 'text' && read.total > 0) {
     const charset = charsetOf(contentType);
-    if (read.total <= limit && read.bytes.length === read.total) {
-      shown = decode(read.bytes, charset, false)!;
+    // Redact what was read, then cut the redacted text, then drop a partial secret at the cut.
+    const all = read.bytes.length === read.total && read.total <= textWindow;
+    const redacted = redactText(decode(read.bytes.subarray(0, textWindow), charset, false)!, opts.secrets);
+    const bytes = Buffer.from(redacted);
+    if (all && bytes.byteLength <= limit) {
+      shown = redacted;
     } else {
-      const cut = textCut(read.bytes, limit);
-      shown = decode(read.bytes.subarray(0, cut), charset, false)!;
+      const cut = textCut(bytes, limit);
+      shown = redactTail(bytes.subarray(0, cut).toString('utf8'), opts.secrets);
       truncated = true;
       notes.push(`[truncated: showing ${sizeLabel(cut)} of ${full}]`);
     }

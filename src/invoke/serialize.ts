@@ -74,6 +74,10 @@ function pathValue(p: Parameter, value: unknown): string {
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
+function isEmpty(v: unknown): boolean {
+  return v === '' || v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+}
+
 function buildPath(template: string, params: readonly BoundParam[]): { path: string; templateQuery: string } {
   // A few specs write a fixed query into the path (`/search?type=user`): keep it as query.
   const q = template.indexOf('?');
@@ -89,7 +93,8 @@ function buildPath(template: string, params: readonly BoundParam[]): { path: str
       return '';
     }
     const v = pathValue(b.param, b.value);
-    if (v === '') {
+    // Empty in any style (`''`, `[]`, `{}`; `.` or `;id=` once styled): the path would name another resource.
+    if (isEmpty(b.value) || v === '') {
       throw new InvalidArgumentsError(`Path parameter '${name}' of ${template} is empty; it must be a non-empty value.`, [`${name}: empty`]);
     }
     return v;
@@ -184,9 +189,9 @@ function headerValue(p: Parameter, value: unknown): string {
   return scalar(value);
 }
 
-// Cookie values: keep RFC 6265 cookie-octets, percent-encode the rest.
+// Cookie values: keep RFC 6265 cookie-octets but `%`, percent-encode the rest (so every value decodes back).
 function cookieOctets(s: string): string {
-  return s.replace(/[^\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]/gu, (c) => encodeURIComponent(c));
+  return s.replace(/[^\x21\x23\x24\x26-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]/gu, (c) => encodeURIComponent(c));
 }
 
 function cookieValue(p: Parameter, value: unknown): string {

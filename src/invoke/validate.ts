@@ -1,12 +1,11 @@
 // Binds the caller's `params` to the endpoint's parameters and checks them, and the body,
-// against their schemas before anything is sent. Validators are compiled lazily, once per
-// parameter or body content, and cached with the endpoint objects they belong to.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+// against their schemas before anything is sent (validators: compile.ts).
+import type { ErrorObject } from 'ajv';
 import type { BodyContent, Endpoint, ImportedSpec, Parameter, ParamLocation, SchemaLink } from '../model/index.ts';
 import { PARAM_LOCATIONS } from '../model/index.ts';
 import { InvalidArgumentsError } from './errors.ts';
-import { dialectOf, toJsonSchema, type Dialect } from './json-schema.ts';
+import { validatorFor } from './compile.ts';
+import { toJsonSchema } from './json-schema.ts';
 
 export interface BoundParam {
   readonly param: Parameter;
@@ -18,45 +17,8 @@ export interface BoundArgs {
   /** The chosen body content, when a body is sent. */
   readonly content?: BodyContent;
   readonly body?: unknown;
-}
-
-const AJV_OPTIONS = {
-  allErrors: true,
-  // Errors carry their schema, so an anyOf failure can list its alternatives in one line.
-  verbose: true,
-  strict: false,
-  validateFormats: false,
-  logger: false,
-  addUsedSchema: false,
-  coerceTypes: false,
-} as const;
-
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
-function ajvFor(dialect: Dialect): Ajv | Ajv2020 {
-  if (dialect === '2020-12') return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
-  return (draft07 ??= new Ajv(AJV_OPTIONS));
-}
-
-/** `null` = nothing to check (no schema, or one ajv could not compile). */
-const validators = new WeakMap<object, ValidateFunction | null>();
-
-function validatorFor(owner: object, link: SchemaLink | undefined, spec: ImportedSpec, request: boolean): ValidateFunction | null {
-  const cached = validators.get(owner);
-  if (cached !== undefined) return cached;
-  let fn: ValidateFunction | null = null;
-  if (link !== undefined) {
-    try {
-      const resolved = spec.schemas.resolve(link);
-      const schema = toJsonSchema(resolved, { format: spec.format, request });
-      fn = ajvFor(dialectOf(spec.format)).compile(schema as object);
-    } catch {
-      // A schema svc cannot compile must not block the call: the server still validates.
-      fn = null;
-    }
-  }
-  validators.set(owner, fn);
-  return fn;
+  /** What svc could not check (patterns RE2 cannot run, schemas past the budget), for the answer. */
+  readonly notes: readonly string[];
 }
 
 /** `query.limit`, `header.X-Trace`: the qualified form of a parameter's key. */
@@ -74,6 +36,8 @@ export function bindArguments(
   params: Readonly<Record<string, unknown>> | undefined,
   body: unknown,
   contentType: string | undefined,
+  /** Parameters svc fills or guards (credentials), with the svc.yaml key that does: never from the model. */
+  reserved: ReadonlyMap<Parameter, string> = new Map(),
 ): BoundArgs {
   const problems: string[] = [];
   const bound = new Map<Parameter, unknown>();
@@ -102,6 +66,11 @@ export function bindArguments(
         continue;
       }
       const param = matches[0]!;
+      const owner = reserved.get(param);
+      if (owner !== undefined) {
+        problems.push(`'${key}': svc sends this credential itself (${owner} in svc.yaml); leave it out`);
+        continue;
+      }
       if (bound.has(param)) {
         problems.push(`'${key}': given twice`);
         continue;
@@ -117,12 +86,14 @@ export function bindArguments(
   // collection sends, so they stand in for required values the caller left out.
   const postman = spec.format === 'postman-2.0' || spec.format === 'postman-2.1';
   for (const p of all) {
-    if (!p.required || bound.has(p)) continue;
+    if (!p.required || bound.has(p) || reserved.has(p)) continue;
     if (postman && p.example !== undefined && p.example !== '') bound.set(p, p.example);
     else problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
   }
+  const notes: string[] = [];
   for (const [p, value] of bound) {
-    const fn = validatorFor(p, p.schema, spec, false);
+    const { fn, notes: unchecked } = validatorFor(p, p.schema, spec, false, label(p));
+    notes.push(...unchecked);
     if (fn !== null && !fn(value)) problems.push(...ajvProblems(label(p), fn.errors));
   }
 
@@ -140,7 +111,8 @@ export function bindArguments(
       if (content === undefined) {
         problems.push(`contentType '${contentType}': not one of ${rb.contents.map((c) => c.mediaType).join(', ')}`);
       } else {
-        const fn = validatorFor(content, content.schema, spec, true);
+        const { fn, notes: unchecked } = validatorFor(content, content.schema, spec, true, 'body');
+        notes.push(...unchecked);
         if (fn !== null && !fn(body)) problems.push(...ajvProblems('body', fn.errors));
       }
     }
@@ -150,12 +122,13 @@ export function bindArguments(
 
   if (problems.length > 0) {
     throw new InvalidArgumentsError(
-      `Invalid arguments for ${endpoint.method} ${endpoint.path}:\n${problems.map((p) => `- ${p}`).join('\n')}\n${expected(endpoint, spec)}`,
+      `Invalid arguments for ${endpoint.method} ${endpoint.path}:\n${problems.map((p) => `- ${p}`).join('\n')}\n${expected(endpoint, spec, reserved)}`,
       problems,
     );
   }
-  const out: { params: BoundParam[]; content?: BodyContent; body?: unknown } = {
+  const out: { params: BoundParam[]; content?: BodyContent; body?: unknown; notes: string[] } = {
     params: [...bound].map(([param, value]) => ({ param, value })),
+    notes,
   };
   if (content !== undefined) {
     out.content = content;
@@ -213,9 +186,9 @@ function describe(v: unknown): string {
 }
 
 /** What the endpoint takes, so the next call can be right. */
-function expected(endpoint: Endpoint, spec: ImportedSpec): string {
+function expected(endpoint: Endpoint, spec: ImportedSpec, reserved: ReadonlyMap<Parameter, string>): string {
   const lines: string[] = [];
-  const params = endpoint.parameters.map((p) => {
+  const params = endpoint.parameters.filter((p) => !reserved.has(p)).map((p) => {
     const name = endpoint.parameters.some((o) => o !== p && o.name === p.name) ? qualified(p) : p.name;
     return `${name} (${p.in}, ${p.type}${p.required ? ', required' : ''})`;
   });

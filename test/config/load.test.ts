@@ -70,6 +70,7 @@ describe('loadConfig defaults', () => {
           writes: 'deny',
           auth: [],
           headers: {},
+          parameters: {},
           timeoutMs: DEFAULTS.timeoutMs,
           retries: DEFAULTS.retries,
           line: 2,

@@ -56,7 +56,7 @@ describe('writes', () => {
     const yes = await h.call('DELETE:/pets/{petId}', { params: { petId: '7' } }, { confirm: async (m) => (asked.push(m), true) });
     assert.equal(yes.isError, undefined, yes.text);
     assert.equal(asked.length, 1);
-    assert.equal(asked[0], `Allow DELETE ${server.origin}/api/pets/7 (spec 'pets', /pets/{petId})?`);
+    assert.equal(asked[0], `Allow this DELETE to spec 'pets' (DELETE /pets/{petId})?\n\nDELETE ${server.origin}/api/pets/7`);
 
     const count = server.requests.length;
     const no = await h.call('DELETE:/pets/{petId}', { params: { petId: '7' } }, { confirm: async () => false });
