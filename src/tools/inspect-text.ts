@@ -16,6 +16,8 @@ const DEFAULT_RESPONSE_DEPTH = 1;
 export interface InspectOptions {
   /** Levels of body and response fields to show (1-6); default: body 3, response 1. */
   readonly depth?: number;
+  /** Parameters svc fills from svc.yaml (credentials declared as parameters), with the key that does. */
+  readonly filled?: ReadonlyMap<Parameter, string>;
 }
 
 type Node = Record<string, unknown>;
@@ -48,10 +50,12 @@ function parameterType(p: Parameter, node: Node | undefined): string {
   return p.type || 'any';
 }
 
-export function parameterLine(p: Parameter, spec: ImportedSpec): string {
+export function parameterLine(p: Parameter, spec: ImportedSpec, filledBy?: string): string {
   const node = parameterSchema(p, spec);
   const flags = [p.in, parameterType(p, node)];
-  if (p.required) flags.push('required');
+  // The model neither supplies nor sees a parameter svc fills from svc.yaml: say so instead of `required`.
+  if (filledBy !== undefined) flags.push(`filled by svc from ${filledBy}`);
+  else if (p.required) flags.push('required');
   if (p.deprecated) flags.push('deprecated');
   // The importer keeps the parameter's own example in `example`, or else the schema's default or
   // example: only a value of its own takes the place of the schema's example.
@@ -114,7 +118,7 @@ export function renderInspect(endpoint: Endpoint, spec: ImportedSpec, options: I
   // The source's text unchanged, except trailing whitespace (YAML block scalars end in a newline).
   if (endpoint.summary !== undefined) lines.push(`Summary: ${endpoint.summary.trimEnd()}`);
   if (endpoint.description !== undefined) lines.push(`Description: ${endpoint.description.trimEnd()}`);
-  if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map((p) => parameterLine(p, spec)));
+  if (endpoint.parameters.length) lines.push('Parameters:', ...endpoint.parameters.map((p) => parameterLine(p, spec, options.filled?.get(p))));
   else lines.push('Parameters: none');
   lines.push(...bodyLines(endpoint, spec, asked ?? DEFAULT_FIELD_DEPTH));
   lines.push(...responseLines(endpoint, spec, asked ?? DEFAULT_RESPONSE_DEPTH));

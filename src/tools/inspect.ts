@@ -1,5 +1,7 @@
 // inspect: everything needed to call one endpoint, compact.
 import { z } from 'zod';
+import { svcFilledParameters } from '../invoke/credentials.ts';
+import { specSettings } from '../invoke/settings.ts';
 import { defineTool, readOnly } from './define.ts';
 import { renderInspect } from './inspect-text.ts';
 import { MAX_FIELD_DEPTH } from './schema-text.ts';
@@ -22,6 +24,8 @@ export const inspect = defineTool({
   annotations: readOnly('Inspect endpoint'),
   async handler({ endpointId, depth }, ctx) {
     const { endpoint, spec } = findEndpoint(ctx, endpointId);
-    return { text: renderInspect(endpoint, spec, depth !== undefined ? { depth } : {}) };
+    const settings = specSettings(ctx.config, spec.name);
+    const filled = svcFilledParameters(endpoint, settings.spec, settings.key);
+    return { text: renderInspect(endpoint, spec, { ...(depth !== undefined ? { depth } : {}), ...(filled.size > 0 ? { filled } : {}) }) };
   },
 });

@@ -160,3 +160,21 @@ describe('the confirmation names where credentials go', () => {
     for (const v of Object.values(ENV)) assert.ok(!asked[0]!.includes(v));
   });
 });
+
+describe('inspect and the parameters svc fills', () => {
+  test('inspect marks a credential parameter as filled by svc.yaml instead of asking the model for it', async () => {
+    const { inspect } = await import('../../src/tools/inspect.ts');
+    const { Catalog } = await import('../../src/catalog/index.ts');
+    const h = await full();
+    const ctx = { catalog: new Catalog([h.spec]), config: h.config, invoker: h.invoker };
+    const r = await inspect.handler({ endpointId: h.endpoint('GET:/echo').id }, ctx);
+    const line = r.text.split('\n').find((l) => /^\s+token \(/.test(l));
+    assert.ok(line, r.text);
+    assert.match(line, /filled by svc from specs\[0\]\.parameters\.token/);
+    assert.doesNotMatch(line, /required/);
+    for (const v of Object.values(ENV)) assert.ok(!r.text.includes(v), `${v} shows in inspect`);
+    // Without svc.yaml `parameters:` the spec's own requirement stands.
+    const bare = await inspect.handler({ endpointId: plain.endpoint('GET:/echo').id }, { catalog: new Catalog([plain.spec]), config: plain.config, invoker: plain.invoker });
+    assert.doesNotMatch(bare.text.split('\n').find((l) => /^\s+token \(/.test(l)) ?? '', /filled by svc/);
+  });
+});
