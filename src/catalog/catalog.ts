@@ -9,7 +9,8 @@
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, SearchIndex, boundOf, makeEntry, normalizePath, parseQuery } from './search.ts';
+import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched } from './search.ts';
+import { specNameTerms } from './spec-names.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -26,6 +27,10 @@ class SpecState {
   readonly index = new SearchIndex();
   /** Place in the catalogue's spec order (set on every `replace`): breaks ties between equal hits. */
   position = 0;
+  /** Terms a query may name this spec by (its name, title, host, collection). */
+  readonly names: ReadonlySet<string>;
+  /** Exact summaries and operationIds (`exactKey`) -> entries, built on the first search. */
+  #exact: Map<string, Entry[]> | undefined;
 
   constructor(spec: ImportedSpec) {
     this.spec = spec;
@@ -49,6 +54,23 @@ class SpecState {
     this.byTag = byTag;
     this.deprecated = deprecated;
     this.index.add(entries, paths);
+    this.names = specNameTerms(spec);
+  }
+
+  /** Entries whose summary or operationId is, word for word, `key` (an `exactKey`). */
+  exact(key: string): readonly Entry[] | undefined {
+    if (!this.#exact) {
+      const map = new Map<string, Entry[]>();
+      for (const entry of this.entries) {
+        const e = entry.endpoint;
+        const keys = new Set<string>();
+        if (e.summary) keys.add(exactKey(e.summary));
+        if (e.operationId) keys.add(exactKey(e.operationId));
+        for (const k of keys) if (k) push(map, k, entry);
+      }
+      this.#exact = map;
+    }
+    return this.#exact.get(key);
   }
 
   /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
@@ -146,6 +168,9 @@ interface Scratch {
 }
 
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
+/** A word names specs only when it names at most this many (or this share of the catalogue's specs), and as many other specs use it at most. */
+const MAX_NAMED_SPECS = 3;
+const NAMED_SHARE = 0.01;
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
 
@@ -165,6 +190,8 @@ export class Catalog {
   #vocabulary: string[] | undefined;
   #states: readonly SpecState[] = [];
   #byName: ReadonlyMap<string, SpecState> = new Map();
+  /** Name term -> the specs a query may name by it (`SpecState.names`). */
+  #nameHolders = new Map<string, SpecState[]>();
   #specs: readonly ImportedSpec[] = [];
   #size = 0;
   #generation = 0;
@@ -222,6 +249,9 @@ export class Catalog {
     this.#vocabulary = undefined;
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
+    const nameHolders = new Map<string, SpecState[]>();
+    for (const s of next) for (const t of s.names) push(nameHolders, t, s);
+    this.#nameHolders = nameHolders;
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
@@ -371,13 +401,13 @@ export class Catalog {
       : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
     // A path the query names outright comes first: the caller already knows what it wants.
     const named = parsed.paths.length > 0 ? this.#pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
+    // Then an endpoint whose summary or operationId the query is, word for word.
+    const exact = parsed.paths.length === 0 ? this.#exactMatches(states, parsed.exact, accept) : [];
     // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-    const ranked =
-      named.length >= limit
-        ? []
-        : states.length === 1
-          ? rankOne(states[0]!, parsed, limit, accept, all)
-          : this.#rankMany(states, parsed, limit, accept, all);
+    let ranked = named.length >= limit ? [] : this.#rank(states, parsed, limit, accept, all);
+    // No other word matched: the verbs are what is left to find something by.
+    const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
+    if (verbs) ranked = this.#rank(states, verbs, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const top = ranked[0]?.score ?? 1;
@@ -386,12 +416,96 @@ export class Catalog {
       seen.add(entry.endpoint.id);
       hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
     }
+    if (exact.length > 0) {
+      // Several endpoints say the same words: the ranking orders them.
+      const place = new Map<Entry, number>();
+      ranked.forEach((r, i) => place.set(r.entry, i));
+      const order = (e: Entry) => place.get(e) ?? ranked.length;
+      for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
+        if (hits.length >= limit) break;
+        if (seen.has(entry.endpoint.id)) continue;
+        seen.add(entry.endpoint.id);
+        hits.push({ endpoint: entry.endpoint, score: top * 1.5 + 1 });
+      }
+    }
     for (const r of ranked) {
       if (hits.length >= limit) break;
       if (seen.has(r.entry.endpoint.id)) continue;
       hits.push({ endpoint: r.entry.endpoint, score: r.score });
     }
     return hits;
+  }
+
+  /**
+   * The text ranking over `states`. A query that names one of several APIs ("... in Trello") ranks
+   * that API's matches first, searched without the naming words; the other APIs' matches follow.
+   */
+  #rank(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+    if (states.length === 1) return rankOne(states[0]!, parsed, limit, accept, all);
+    const choice = RULES.specChoice ? this.#namedSpecs(parsed, states) : undefined;
+    if (!choice) return this.#rankMany(states, parsed, limit, accept, all);
+    const rankIn = (some: readonly SpecState[], query: ParsedQuery, n: number) =>
+      some.length === 0 ? [] : some.length === 1 ? rankOne(some[0]!, query, n, accept, all) : this.#rankMany(some, query, n, accept, all);
+    // The named specs, and the few others whose endpoints use the naming word as a word of their
+    // own (a product one API is named after may be a feature of another: Kubernetes clusters on a cloud).
+    const first = [...rankIn(choice.named, choice.query, limit), ...rankIn(choice.users, parsed, limit)];
+    if (choice.users.length > 0) first.sort((a, b) => b.score - a.score);
+    if (first.length >= limit) return first;
+    const chosen = new Set([...choice.named, ...choice.users]);
+    return [...first, ...rankIn(states.filter((s) => !chosen.has(s)), parsed, limit - first.length)];
+  }
+
+  /**
+   * The specs among `states` the query names, and the query without the naming words (unless they
+   * are all it says). A word names a spec when it is one of the spec's name words (`specNameTerms`),
+   * few specs are named by it, and few other specs use it in their endpoints: "zoom" in a catalogue
+   * of unrelated APIs, not "user" because one API is called "User Service".
+   */
+  #namedSpecs(
+    parsed: ParsedQuery,
+    states: readonly SpecState[],
+  ): { named: SpecState[]; users: SpecState[]; query: ParsedQuery } | undefined {
+    const member = states === this.#states ? undefined : new Set(states);
+    const limit = Math.max(MAX_NAMED_SPECS, Math.ceil(NAMED_SHARE * this.#states.length));
+    const named = new Set<SpecState>();
+    const users = new Set<SpecState>();
+    const naming = new Set<string>();
+    for (const t of parsed.terms) {
+      const namers = this.#nameHolders.get(t);
+      if (!namers || namers.length > limit) continue;
+      const others: SpecState[] = [];
+      for (const h of this.#holders.get(t)?.states ?? []) if (!namers.includes(h) && (!member || member.has(h))) others.push(h);
+      if (others.length > limit) continue;
+      let any = false;
+      for (const s of namers) {
+        if (member && !member.has(s)) continue;
+        named.add(s);
+        any = true;
+      }
+      if (!any) continue;
+      naming.add(t);
+      for (const s of others) users.add(s);
+    }
+    for (const s of named) users.delete(s);
+    if (named.size === 0 || named.size + users.size === states.length) return undefined;
+    const inOrder = (set: Set<SpecState>) => states.filter((s) => set.has(s));
+    const kept = parsed.terms.filter((t) => !naming.has(t));
+    if (kept.length === 0) return { named: inOrder(named), users: inOrder(users), query: parsed };
+    const weights = new Map(parsed.weights);
+    const said = new Set(parsed.said);
+    for (const t of naming) {
+      weights.delete(t);
+      said.delete(t);
+    }
+    return { named: inOrder(named), users: inOrder(users), query: { ...parsed, terms: kept, weights, said } };
+  }
+
+  /** Entries of `states` whose summary or operationId is, word for word, the query. */
+  #exactMatches(states: readonly SpecState[], key: string, accept: (e: Entry) => boolean): Entry[] {
+    if (!key) return [];
+    const out: Entry[] = [];
+    for (const state of states) for (const entry of state.exact(key) ?? []) if (accept(entry)) out.push(entry);
+    return out;
   }
 
   /** The specs a search with these filters looks in (an unknown spec: none). */

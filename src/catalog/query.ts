@@ -28,6 +28,8 @@ export interface ParsedQuery {
   readonly said: ReadonlySet<string>;
   /** The query's words as typed, lower case, joined by one space: what exact summaries are looked up by. */
   readonly exact: string;
+  /** The CRUD verbs it said, which are read as intent and not searched (unless nothing else matches). */
+  readonly verbTerms: readonly string[];
 }
 
 /** Bounds on a query's size: each term is work on every index that holds it. */
@@ -151,5 +153,17 @@ export function parseQuery(query: string): ParsedQuery {
     plural,
     single,
     exact: exactKey(query),
+    verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
   };
+}
+
+/**
+ * The query with its verbs searched too: when none of its other words matches ("info list"), the
+ * verbs are what it has left to find something by.
+ */
+export function withVerbsSearched(q: ParsedQuery): ParsedQuery | undefined {
+  if (q.verbTerms.length === 0) return undefined;
+  const weights = new Map(q.weights);
+  for (const t of q.verbTerms) weights.set(t, 1);
+  return { ...q, terms: [...q.terms, ...q.verbTerms], weights, verbTerms: [] };
 }

@@ -292,14 +292,16 @@ export class SearchIndex {
     }
     const entries = this.#entries;
     const accept = options.accept;
-    let boostDocument: ((id: number, term: string) => number) | undefined = options.all ? undefined : (id: number) => {
+    const filter: ((id: number, term: string) => number) | undefined = options.all ? undefined : (id: number) => {
       const entry = entries[id];
       return entry !== undefined && accept(entry) ? 1 : 0;
     };
+    let boostDocument = filter;
     // Even the rarest word is everywhere ("create a namespace" in a catalogue of many Kubernetes
     // copies): score only the documents that name the query's words in their resource or summary.
     // With a filter, only accepted documents are scored already; narrowing further would cost answers.
-    const rarest = this.#df.get(searched[0]!) ?? 0;
+    // (A word this index does not hold at all says nothing about which of its documents to score.)
+    const rarest = this.#df.get(searched.find((t) => this.df(t) > 0) ?? '') ?? 0;
     if (options.all && (rarest > POSTINGS_BUDGET || (rarest > COMMON_MIN_DOCS && rarest > this.size * COMMON_SHARE))) {
       let candidates = this.#candidates(byRarity, weights);
       if (candidates && candidates.size > SCORED_CANDIDATES) candidates = this.#mostLikely(candidates, parsed, options);
@@ -333,6 +335,12 @@ export class SearchIndex {
         weights: { prefix: WEIGHTS.prefix, fuzzy: WEIGHTS.fuzzy },
       });
     let results = run(false);
+    // The narrowing above is a shortcut for speed, never a reason for no answer: a query whose words
+    // this index holds gets its matches, at the cost of a full look-up.
+    if (results.length === 0 && boostDocument !== filter && searched.some((t) => this.df(t) > 0)) {
+      boostDocument = filter;
+      results = run(false);
+    }
     if (results.length === 0 && options.fuzzy !== false) results = run(true);
     const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
     const pool = results.length > RERANK_POOL ? results.slice(0, RERANK_POOL) : results;
@@ -384,8 +392,11 @@ export class SearchIndex {
   ): ((id: number, term: string) => number) | undefined {
     if (searched.length < 2) return inner;
     const threshold = Math.max(COMMON_MIN_DOCS, this.size * COMMON_SHARE);
-    // When every word is common, the rarest gates the others.
-    const rare = searched.filter((t, i) => i === 0 || (this.#df.get(t) ?? 0) <= threshold);
+    // When every word is common, the rarest the index holds gates the others; a word it does not
+    // hold gates nothing (it would leave no document to score).
+    const held = searched.filter((t) => this.df(t) > 0);
+    if (held.length < 2) return inner;
+    const rare = searched.filter((t) => t === held[0] || this.df(t) <= threshold);
     if (rare.length === searched.length) return inner;
     const isRare = new Map<string, boolean>();
     const rareOf = (term: string) => {
