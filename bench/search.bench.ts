@@ -86,7 +86,7 @@ export async function run(): Promise<string> {
   const started = performance.now();
   const catalog = new Catalog(specs);
   const buildMs = performance.now() - started;
-  const queries = resolveIds(loadQueries(), catalog.list({}));
+  const queries = resolveIds(loadQueries(undefined, ['dev']), catalog.list({}));
   const ours = (q: Query) => catalog.search(q.query, { spec: q.spec }, 10).map((h) => h.endpoint.id);
   const baseline = baselineSearch(catalog.list({}));
 

