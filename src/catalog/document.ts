@@ -5,16 +5,15 @@ import type { Endpoint } from '../model/index.ts';
 import {
   INTENT_TERMS,
   type Intent,
-  VERB_HINTS,
   firstSentenceOfPlain,
   intentOfTerm,
   plainText,
   splitWords,
   termsOf,
   textTerms,
+  verbHint,
 } from './text.ts';
 import type { Field } from './weights.ts';
-import { RULES } from './weights.ts';
 
 /** What the index and the ranking keep per endpoint, beside the endpoint itself. */
 export interface Entry {
@@ -88,9 +87,8 @@ function endpointVerbs(endpoint: Endpoint, pathWords: readonly string[]): Intent
     for (const w of words) {
       // `PostCustomers`, `GetCustomers`: an operationId that spells its own HTTP method says nothing more.
       if (w === own) continue;
-      if (RULES.infoIsGet && w === 'info') out.add('get');
       for (const t of termsOf(w)) {
-        const intent = intentOfTerm(t) ?? (RULES.verbHints ? VERB_HINTS.get(t) : undefined);
+        const intent = intentOfTerm(t) ?? verbHint(t);
         if (intent) out.add(intent);
       }
     }

@@ -4,7 +4,8 @@
 import type { Entry } from './document.ts';
 import type { ParsedQuery } from './query.ts';
 import type { Intent } from './text.ts';
-import { RULES, WEIGHTS } from './weights.ts';
+import { RULES } from './rules.ts';
+import { WEIGHTS } from './weights.ts';
 
 /** 1 when the endpoint's own words say the intent, -1 when they say another, 0 when they say none. */
 export function verbAgreement(verbs: readonly Intent[], intent: Intent): number {

@@ -3,9 +3,9 @@
 // language in general; each family can be switched off (`RULES`) to measure what it is worth.
 import type { HttpMethod } from '../model/index.ts';
 import { HTTP_METHODS, SvcError } from '../model/index.ts';
-import { type Intent, PLURAL_HINTS, VERB_HINTS, intentOfTerm, isPluralWord, splitWords, termsOf } from './text.ts';
+import { type Intent, PLURAL_HINTS, intentOfTerm, isPluralWord, splitWords, termsOf, verbHint } from './text.ts';
 import { pathTerms } from './document.ts';
-import { RULES } from './weights.ts';
+import { RULES } from './rules.ts';
 
 /** A query, read: the terms to search, what it asks to do, and any method or path it names. */
 export interface ParsedQuery {
@@ -32,14 +32,19 @@ export interface ParsedQuery {
   readonly verbTerms: readonly string[];
 }
 
-/** Bounds on a query's size: each term is work on every index that holds it. */
-export const MAX_QUERY_CHARS = 500;
-export const MAX_QUERY_TERMS = 32;
+/**
+ * Bounds on a query's size. Past the limits a query is refused with a clear error; within them, only
+ * the first `MAX_SEARCHED_TERMS` distinct terms are searched (each term is work on every index that
+ * holds it), while a long query still finds the endpoint whose summary it is, word for word.
+ */
+export const MAX_QUERY_CHARS = 2000;
+export const MAX_QUERY_WORDS = 300;
+export const MAX_SEARCHED_TERMS = 32;
 
 export class QueryTooLargeError extends SvcError {
   constructor(what: string) {
     super('search-query-too-large', `search query is too large: ${what}`, {
-      hint: `use at most ${MAX_QUERY_TERMS} words and ${MAX_QUERY_CHARS} characters: a few keywords say what the endpoint does`,
+      hint: `use at most ${MAX_QUERY_WORDS} words and ${MAX_QUERY_CHARS} characters: a few keywords say what the endpoint does`,
     });
   }
 }
@@ -54,13 +59,6 @@ const SELF_ME_WEIGHT = 0.6;
 /** Weight of a self word once it has been read as `me` (lowered, never dropped: it may be the only word that matches). */
 const SELF_WORD_WEIGHT = 0.3;
 
-/** Words that mostly say how, not what. "all" is read as asking for a collection already (see `plural`). */
-const LOW_WEIGHT_TERMS = new Map<string, number>([
-  ['all', 0.1],
-  ['me', 0.4],
-  ['id', 0.4],
-  ['info', 0.5],
-]);
 /** Weight of a term from a verb that implies an intent ("send"): it may name the endpoint, but mostly says what to do. */
 const HINT_TERM_WEIGHT = 0.6;
 
@@ -72,7 +70,7 @@ export function exactKey(text: string): string {
 export function parseQuery(query: string): ParsedQuery {
   if (query.length > MAX_QUERY_CHARS) throw new QueryTooLargeError(`${query.length} characters`);
   const tokens = query.trim().split(/\s+/).filter(Boolean);
-  if (tokens.length > MAX_QUERY_TERMS) throw new QueryTooLargeError(`${tokens.length} words`);
+  if (tokens.length > MAX_QUERY_WORDS) throw new QueryTooLargeError(`${tokens.length} words`);
   const hasPath = tokens.some((t) => t.includes('/'));
   let method: HttpMethod | undefined;
   const paths: string[] = [];
@@ -110,12 +108,11 @@ export function parseQuery(query: string): ParsedQuery {
         verbTerms.push(t);
         continue;
       }
-      const implied = RULES.verbHints ? VERB_HINTS.get(t) : undefined;
+      const implied = verbHint(t);
       if (implied) hint ??= implied;
       searchTerms.push(t);
-      const low = RULES.lowWeightTerms ? LOW_WEIGHT_TERMS.get(t) : undefined;
       // A word that was read as the caller ("current", "authenticated") has said most of what it had to say.
-      const w = implied ? HINT_TERM_WEIGHT : self && SELF_WORDS.has(word) ? SELF_WORD_WEIGHT : (low ?? 1);
+      const w = implied ? HINT_TERM_WEIGHT : self && SELF_WORDS.has(word) ? SELF_WORD_WEIGHT : 1;
       // A word said twice keeps its larger weight.
       if ((weights.get(t) ?? 0) < w) weights.set(t, w);
     }
@@ -131,7 +128,7 @@ export function parseQuery(query: string): ParsedQuery {
     searchTerms.push(t);
     weights.set(t, 1);
   }
-  const terms = [...new Set(searchTerms)];
+  const terms = [...new Set(searchTerms)].slice(0, MAX_SEARCHED_TERMS);
   const chosen = intent ?? hint;
   const lower = prose.map((t) => t.toLowerCase());
   // A plural noun first ("channels in a guild") names things; a command starts with a verb.
