@@ -8,7 +8,7 @@
 // index goes when it goes (no removals from a shared index, no stale postings).
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
-import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
+import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
@@ -168,6 +168,8 @@ interface Scratch {
 }
 
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
+/** How deep search pages reach (offset + limit). */
+export const MAX_SEARCH_DEPTH = 1000;
 /** A word names specs only when it names at most this many (or this share of the catalogue's specs), and as many other specs use it at most. */
 const MAX_NAMED_SPECS = 3;
 const NAMED_SHARE = 0.01;
@@ -506,6 +508,44 @@ export class Catalog {
     const out: Entry[] = [];
     for (const state of states) for (const entry of state.exact(key) ?? []) if (accept(entry)) out.push(entry);
     return out;
+  }
+
+  /**
+   * One page of a search, and the true number of endpoints that match: the ranked hits first, then
+   * every other endpoint holding one of the query's words, in catalogue order. Pages reach at most
+   * `MAX_SEARCH_DEPTH` results deep (ranking deeper is work nobody reads).
+   */
+  searchPage(query: string, filters: SearchFilters, offset: number, limit: number): SearchPage {
+    if (offset + limit > MAX_SEARCH_DEPTH) {
+      throw new SvcError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep; this page would end at ${offset + limit}`, {
+        hint: 'add words or a spec, tag or method filter to narrow the search',
+      });
+    }
+    const ranked = this.search(query, filters, offset + limit);
+    const parsed = parseQuery(query);
+    const { tag, method } = filters;
+    const accept =
+      tag === undefined && method === undefined
+        ? undefined
+        : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
+    const seen = new Set(ranked.map((h) => h.endpoint.id));
+    let total = ranked.length;
+    const need = offset + limit - ranked.length;
+    const tail: SearchHit[] = [];
+    const holders = new Set<SpecState>();
+    for (const t of parsed.terms) for (const s of this.#holders.get(t)?.states ?? []) holders.add(s);
+    for (const state of this.#statesFor(filters)) {
+      if (!holders.has(state)) continue;
+      const docs = [...state.index.matching(parsed.terms, accept)].sort((a, b) => a - b);
+      for (const doc of docs) {
+        const endpoint = state.index.entryOf(doc)?.endpoint;
+        if (!endpoint || seen.has(endpoint.id)) continue;
+        total++;
+        if (tail.length < need) tail.push({ endpoint, score: 0 });
+      }
+    }
+    const all = tail.length > 0 ? [...ranked, ...tail] : ranked;
+    return { hits: all.slice(offset, offset + limit), total };
   }
 
   /** The specs a search with these filters looks in (an unknown spec: none). */

@@ -270,6 +270,35 @@ export class SearchIndex {
     return terms;
   }
 
+  /**
+   * Documents holding any of `terms` exactly (in any field), accepted by `accept`: what a search's
+   * total counts. MiniSearch visits the postings and `boostDocument` notes each document, returning
+   * 0 so that no result is built.
+   */
+  matching(terms: readonly string[], accept?: (entry: Entry) => boolean): Set<number> {
+    const out = new Set<number>();
+    const held = terms.filter((t) => this.df(t) > 0);
+    if (held.length === 0) return out;
+    const entries = this.#entries;
+    this.#mini.search(held.join(' '), {
+      boostDocument: (id: number) => {
+        if (!out.has(id)) {
+          const entry = entries[id];
+          if (entry !== undefined && (!accept || accept(entry))) out.add(id);
+        }
+        return 0;
+      },
+      prefix: false,
+      fuzzy: false,
+    });
+    return out;
+  }
+
+  /** The entry of a document id (as `matching` returns them). */
+  entryOf(doc: number): Entry | undefined {
+    return this.#entries[doc];
+  }
+
   /** Text matches for `parsed`, best first, re-ranked with API conventions. */
   rank(parsed: ParsedQuery, options: RankOptions): Ranked[] {
     if (parsed.terms.length === 0) return [];
@@ -343,7 +372,9 @@ export class SearchIndex {
     }
     if (results.length === 0 && options.fuzzy !== false) results = run(true);
     const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
-    const pool = results.length > RERANK_POOL ? results.slice(0, RERANK_POOL) : results;
+    // A deep page asks for more than the usual pool: re-rank as many as it needs.
+    const poolSize = Math.max(RERANK_POOL, options.limit);
+    const pool = results.length > poolSize ? results.slice(0, poolSize) : results;
     const ranked: Ranked[] = [];
     // Results come best text score first, and a final score is at most sqrt(text x what the
     // left-out terms can add) x the largest factor: past the floor, no later result can reach it.
