@@ -181,6 +181,17 @@ function idf(documents: number, matching: number): number {
   return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
 }
 
+/** How a catalogue searches; the defaults are what the daemon uses. */
+export interface CatalogOptions {
+  /** A search over many specs stops after this many indexes once it has a full page (a work budget, see `MAX_INDEXES_SEARCHED`). */
+  readonly maxIndexesSearched?: number;
+  /**
+   * Skip indexes and results that provably cannot reach the page (default true). Off, every index
+   * is ranked in full: what the pruned search must equal (a test compares the two).
+   */
+  readonly prune?: boolean;
+}
+
 export class Catalog {
   /** Documents per term over every spec: what makes scores of different specs' indexes comparable. */
   readonly #df = new Map<string, number>();
@@ -199,7 +210,10 @@ export class Catalog {
   #generation = 0;
   #views: Views = {};
 
-  constructor(specs?: readonly ImportedSpec[]) {
+  readonly #options: Required<CatalogOptions>;
+
+  constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
+    this.#options = { maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED, prune: options.prune ?? true };
     if (specs && specs.length > 0) this.replace(specs);
   }
 
@@ -583,9 +597,10 @@ export class Catalog {
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
     for (const c of candidates) {
-      if (top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= MAX_INDEXES_SEARCHED)) break;
+      const { prune, maxIndexesSearched } = this.#options;
+      if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
       searched++;
-      const floor = top.length >= limit ? top[limit - 1]!.r.score : undefined;
+      const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const ranked = c.state.index.rank(parsed, {
         limit,
         accept,

@@ -38,5 +38,5 @@ export interface SpecSummary {
  * `replace` swaps the whole set of specs synchronously: a reader never sees half an update.
  * Specs passed again as the same object are not re-indexed.
  */
-export { Catalog, MAX_SEARCH_DEPTH } from './catalog.ts';
+export { Catalog, type CatalogOptions, MAX_SEARCH_DEPTH } from './catalog.ts';
 export { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './query.ts';

@@ -83,10 +83,11 @@ function fieldCoverage(r: SearchResult, q: ParsedQuery): number {
  * `text` = sum of w x s x (best(t) + `WEIGHTS.prefix` x best(x) for each longer word x that t may
  * expand to), `postings` = sum of df(t), and `lateFactor` = `lateGainBound` of the weights.
  */
-export function boundOf(parsed: BoundQuery, text: number, postings: number, lateFactor: number): number {
+export function boundOf(parsed: BoundQuery & { readonly terms: readonly string[] }, text: number, postings: number, lateFactor: number): number {
   // Past the postings budget some terms are checked on candidates and multiply the score instead.
   if (postings > POSTINGS_BUDGET) text *= lateFactor;
-  return Math.sqrt(text) * factorBound(parsed);
+  // MiniSearch multiplies a document's score by the number of query terms it matched.
+  return Math.sqrt(text * Math.max(1, parsed.terms.length)) * factorBound(parsed);
 }
 
 export interface RankOptions {
