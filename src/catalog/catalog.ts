@@ -11,6 +11,7 @@ import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
+import { WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -657,10 +658,9 @@ export class Catalog {
     const query = ++this.#mark;
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
-    let lateFactor = 1;
+    const lateFactor = lateGainBound(parsed.terms.map((t) => parsed.weights.get(t) ?? 1));
     for (const t of parsed.terms) {
       const w = parsed.weights.get(t) ?? 1;
-      lateFactor *= 1 + 0.5 * w;
       const term = ++this.#mark;
       termTouched.length = 0;
       const visit = (h: Holders | undefined, own: boolean) => {
@@ -689,8 +689,8 @@ export class Catalog {
             scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
             postings[p] = postings[p]! + df;
           } else {
-            // A prefix match weighs at most `prefix` (0.3) of an exact one.
-            best[p] = best[p]! + 0.3 * stats[2 * i + 1]!;
+            // A prefix match weighs at most `WEIGHTS.prefix` of an exact one.
+            best[p] = best[p]! + WEIGHTS.prefix * stats[2 * i + 1]!;
           }
         }
       };

@@ -56,8 +56,6 @@ export const WEIGHTS = {
   deprecated: 0.6,
   /** An endpoint whose summary says what the query says and little else: up to 1 + this. */
   summaryFit: 0.6,
-  /** Across specs: a spec the query names (its name, title or host word), and a spec whose vocabulary misses query words. */
-  spec: { named: 2.5, missingVocabulary: 0.6 },
 } as const;
 
 export const FIELD_KEYS = Object.keys(WEIGHTS.fields) as Field[];
@@ -78,9 +76,6 @@ export function factorBound(q: BoundQuery): number {
   const verb = q.intent ? Math.max(1, q.hinted ? WEIGHTS.hintedVerb.agrees : WEIGHTS.verb.agrees) : 1;
   return method * verb * (1 + WEIGHTS.resource) * (1 + WEIGHTS.summaryFit);
 }
-
-/** The largest spec-level multiplier (`WEIGHTS.spec`). */
-export const SPEC_FACTOR_BOUND = Math.max(1, WEIGHTS.spec.named);
 
 /** Upper bound of what terms checked late (left out of the index query) multiply a text score by. */
 export function lateGainBound(weights: Iterable<number>): number {
