@@ -87,7 +87,7 @@ export function boundOf(parsed: BoundQuery & { readonly terms: readonly string[]
   // Past the postings budget some terms are checked on candidates and multiply the score instead.
   if (postings > POSTINGS_BUDGET) text *= lateFactor;
   // MiniSearch multiplies a document's score by the number of query terms it matched.
-  return Math.sqrt(text * Math.max(1, parsed.terms.length)) * factorBound(parsed);
+  return (text * Math.max(1, parsed.terms.length)) ** WEIGHTS.textExponent * factorBound(parsed);
 }
 
 export interface RankOptions {
@@ -379,12 +379,13 @@ export class SearchIndex {
     const ranked: Ranked[] = [];
     // Results come best text score first, and a final score is at most sqrt(text x what the
     // left-out terms can add) x the largest factor: past the floor, no later result can reach it.
+    const e = WEIGHTS.textExponent;
     let ceiling = 0;
     let floor = -1;
     if (options.floor !== undefined) {
       const lateGain = lateGainBound(late.map((t) => weights.get(t) ?? 1));
-      ceiling = lateGain * factorBound(parsed) ** 2;
-      floor = options.floor ** 2;
+      ceiling = lateGain * factorBound(parsed) ** (1 / e);
+      floor = options.floor ** (1 / e);
     }
     for (const r of pool) {
       if (r.score * ceiling < floor) break;
@@ -401,9 +402,8 @@ export class SearchIndex {
         }
       }
       const f = factor(entry, parsed, covered / totalWeight, this.#summaries[entry.doc]);
-      // The square root of the text score: BM25 sums a word over every field that repeats it (path,
-      // operationId, summary), which outweighed what the endpoint is; the API conventions weigh more.
-      ranked.push({ entry, score: Math.sqrt(score) * f });
+      // The text score to the power `textExponent` (see WEIGHTS): the API conventions weigh more than repeated words.
+      ranked.push({ entry, score: score ** e * f });
     }
     const order = options.order;
     ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);

@@ -20,6 +20,11 @@ export const WEIGHTS = {
   } satisfies Record<Field, number>,
   /** BM25 parameters: `b` a little under MiniSearch's 0.7, so long summaries are penalised less. */
   bm25: { k: 1.2, b: 0.6, d: 0.5 },
+  /**
+   * The text score counts as its power of this: BM25 sums a word over every field that repeats it
+   * (path, operationId, summary), which outweighed what the endpoint is; the API conventions weigh more.
+   */
+  textExponent: 0.5,
   /** A prefix / fuzzy match weighs this share of an exact one. */
   prefix: 0.3,
   fuzzy: 0.2,
