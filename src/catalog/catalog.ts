@@ -9,7 +9,7 @@
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched } from './search.ts';
+import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 import { WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
@@ -458,18 +458,20 @@ export class Catalog {
    * that API's matches first, searched without the naming words; the other APIs' matches follow.
    */
   #rank(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
-    if (states.length === 1) return rankOne(states[0]!, parsed, limit, accept, all);
+    if (states.length === 1) {
+      // Within one spec, its own name says nothing about which of its endpoints is meant.
+      const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
+      return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, accept, all);
+    }
     const choice = RULES.specChoice ? this.#namedSpecs(parsed, states) : undefined;
     if (!choice) return this.#rankMany(states, parsed, limit, accept, all);
     const rankIn = (some: readonly SpecState[], query: ParsedQuery, n: number) =>
       some.length === 0 ? [] : some.length === 1 ? rankOne(some[0]!, query, n, accept, all) : this.#rankMany(some, query, n, accept, all);
-    // The named specs, and the few others whose endpoints use the naming word as a word of their
-    // own (a product one API is named after may be a feature of another: Kubernetes clusters on a cloud).
-    const first = [...rankIn(choice.named, choice.query, limit), ...rankIn(choice.users, parsed, limit)];
-    if (choice.users.length > 0) first.sort((a, b) => b.score - a.score);
+    // The named specs' matches first, searched without the naming words; then every other spec's.
+    const first = rankIn(choice.named, choice.query, limit);
     if (first.length >= limit) return first;
-    const chosen = new Set([...choice.named, ...choice.users]);
-    return [...first, ...rankIn(states.filter((s) => !chosen.has(s)), parsed, limit - first.length)];
+    const named = new Set(choice.named);
+    return [...first, ...rankIn(states.filter((s) => !named.has(s)), parsed, limit - first.length)];
   }
 
   /**
@@ -481,40 +483,27 @@ export class Catalog {
   #namedSpecs(
     parsed: ParsedQuery,
     states: readonly SpecState[],
-  ): { named: SpecState[]; users: SpecState[]; query: ParsedQuery } | undefined {
+  ): { named: SpecState[]; query: ParsedQuery } | undefined {
     const member = states === this.#states ? undefined : new Set(states);
     const limit = Math.max(MAX_NAMED_SPECS, Math.ceil(NAMED_SHARE * this.#states.length));
     const named = new Set<SpecState>();
-    const users = new Set<SpecState>();
     const naming = new Set<string>();
     for (const t of parsed.terms) {
       const namers = this.#nameHolders.get(t);
       if (!namers || namers.length > limit) continue;
-      const others: SpecState[] = [];
-      for (const h of this.#holders.get(t)?.states ?? []) if (!namers.includes(h) && (!member || member.has(h))) others.push(h);
-      if (others.length > limit) continue;
+      let others = 0;
+      for (const h of this.#holders.get(t)?.states ?? []) if (!namers.includes(h) && (!member || member.has(h))) others++;
+      if (others > limit) continue;
       let any = false;
       for (const s of namers) {
         if (member && !member.has(s)) continue;
         named.add(s);
         any = true;
       }
-      if (!any) continue;
-      naming.add(t);
-      for (const s of others) users.add(s);
+      if (any) naming.add(t);
     }
-    for (const s of named) users.delete(s);
-    if (named.size === 0 || named.size + users.size === states.length) return undefined;
-    const inOrder = (set: Set<SpecState>) => states.filter((s) => set.has(s));
-    const kept = parsed.terms.filter((t) => !naming.has(t));
-    if (kept.length === 0) return { named: inOrder(named), users: inOrder(users), query: parsed };
-    const weights = new Map(parsed.weights);
-    const said = new Set(parsed.said);
-    for (const t of naming) {
-      weights.delete(t);
-      said.delete(t);
-    }
-    return { named: inOrder(named), users: inOrder(users), query: { ...parsed, terms: kept, weights, said } };
+    if (named.size === 0 || named.size === states.length) return undefined;
+    return { named: states.filter((s) => named.has(s)), query: withoutTerms(parsed, naming) };
   }
 
   /** Entries of `states` whose summary or operationId is, word for word, the query. */

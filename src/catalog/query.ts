@@ -154,6 +154,19 @@ export function parseQuery(query: string): ParsedQuery {
   };
 }
 
+/** The query without some of its terms (words that named the API), unless they are all it says. */
+export function withoutTerms(q: ParsedQuery, drop: ReadonlySet<string>): ParsedQuery {
+  const terms = q.terms.filter((t) => !drop.has(t));
+  if (terms.length === 0 || terms.length === q.terms.length) return q;
+  const weights = new Map(q.weights);
+  const said = new Set(q.said);
+  for (const t of drop) {
+    weights.delete(t);
+    said.delete(t);
+  }
+  return { ...q, terms, weights, said };
+}
+
 /**
  * The query with its verbs searched too: when none of its other words matches ("info list"), the
  * verbs are what it has left to find something by.
