@@ -139,6 +139,8 @@ interface Views {
  * loses some); each index searched costs up to ~1 ms for a Kubernetes-sized spec.
  */
 const MAX_INDEXES_SEARCHED = 4;
+/** See `CatalogOptions.budgetMs`. */
+const SEARCH_BUDGET_MS = 50;
 const byPosition = (entry: Entry): number => entry.position;
 
 /** One spec's search: exactly what a catalogue holding that spec alone answers. */
@@ -191,6 +193,11 @@ export interface CatalogOptions {
    * is ranked in full: what the pruned search must equal (a test compares the two).
    */
   readonly prune?: boolean;
+  /**
+   * Milliseconds a search over many specs may spend before it stops at the page it has (with
+   * pruning on): a safety valve against a pathological query or catalogue, far above a normal search.
+   */
+  readonly budgetMs?: number;
 }
 
 export class Catalog {
@@ -214,7 +221,11 @@ export class Catalog {
   readonly #options: Required<CatalogOptions>;
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
-    this.#options = { maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED, prune: options.prune ?? true };
+    this.#options = {
+      maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED,
+      prune: options.prune ?? true,
+      budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
+    };
     if (specs && specs.length > 0) this.replace(specs);
   }
 
@@ -586,9 +597,11 @@ export class Catalog {
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
+    const { prune, maxIndexesSearched, budgetMs } = this.#options;
+    const deadline = performance.now() + budgetMs;
     for (const c of candidates) {
-      const { prune, maxIndexesSearched } = this.#options;
       if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
+      if (prune && top.length > 0 && performance.now() > deadline) break;
       searched++;
       const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const ranked = c.state.index.rank(parsed, {
@@ -606,10 +619,12 @@ export class Catalog {
     }
     if (top.length === 0) {
       // Nothing matched as typed: let every index try its fuzzy fallback.
-      states.forEach((state, spec) => {
+      for (let spec = 0; spec < states.length; spec++) {
+        if (prune && performance.now() > deadline) break;
+        const state = states[spec]!;
         const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });
         for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec });
-      });
+      }
       top.sort(better);
     }
     return top.slice(0, limit).map((m) => m.r);
