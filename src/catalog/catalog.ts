@@ -140,7 +140,9 @@ interface Views {
  */
 const MAX_INDEXES_SEARCHED = 4;
 /** See `CatalogOptions.budgetMs`. */
-const SEARCH_BUDGET_MS = 50;
+const SEARCH_BUDGET_MS = 500;
+/** See `CatalogOptions.budgetPostings`. */
+const SEARCH_BUDGET_POSTINGS = 200_000;
 const byPosition = (entry: Entry): number => entry.position;
 
 /** One spec's search: exactly what a catalogue holding that spec alone answers. */
@@ -195,9 +197,16 @@ export interface CatalogOptions {
   readonly prune?: boolean;
   /**
    * Milliseconds a search over many specs may spend before it stops at the page it has (with
-   * pruning on): a safety valve against a pathological query or catalogue, far above a normal search.
+   * pruning on): the last safety valve against a pathological query or catalogue, far above a
+   * normal search even on a busy machine.
    */
   readonly budgetMs?: number;
+  /**
+   * Postings (documents per query word, summed over the indexes searched) a search over many specs
+   * may visit before it stops at the page it has, with pruning on: the same bound as `budgetMs`,
+   * counted in work rather than time, so the answer does not depend on how busy the machine is.
+   */
+  readonly budgetPostings?: number;
 }
 
 export class Catalog {
@@ -225,6 +234,7 @@ export class Catalog {
       maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED,
       prune: options.prune ?? true,
       budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
+      budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
     };
     if (specs && specs.length > 0) this.replace(specs);
   }
@@ -597,11 +607,13 @@ export class Catalog {
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
-    const { prune, maxIndexesSearched, budgetMs } = this.#options;
+    const { prune, maxIndexesSearched, budgetMs, budgetPostings } = this.#options;
     const deadline = performance.now() + budgetMs;
+    let work = 0;
     for (const c of candidates) {
       if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
-      if (prune && top.length > 0 && performance.now() > deadline) break;
+      if (prune && top.length > 0 && (work > budgetPostings || performance.now() > deadline)) break;
+      work += c.postings;
       searched++;
       const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const ranked = c.state.index.rank(parsed, {
@@ -643,7 +655,7 @@ export class Catalog {
     parsed: ParsedQuery,
     globalIdf: ReadonlyMap<string, number>,
     expansions: ReadonlyMap<string, readonly string[]>,
-  ): { state: SpecState; spec: number; bound: number }[] {
+  ): { state: SpecState; spec: number; bound: number; postings: number }[] {
     const member = states === this.#states ? undefined : new Set(states);
     const n = this.#states.length;
     let scratch = this.#scratch;
@@ -702,10 +714,10 @@ export class Catalog {
       for (const x of expansions.get(t) ?? []) visit(this.#holders.get(x), false);
       for (const p of termTouched) text[p] = text[p]! + w * scale[p]! * best[p]!;
     }
-    const out: { state: SpecState; spec: number; bound: number }[] = [];
+    const out: { state: SpecState; spec: number; bound: number; postings: number }[] = [];
     for (const state of touched) {
       const p = state.position;
-      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor) });
+      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor), postings: postings[p]! });
     }
     out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;

@@ -61,7 +61,7 @@ describe('pruned search', () => {
             const seen = new Set<string>();
             return spec(`s${i}`, inputs.filter((x) => !seen.has(`${x.method} ${x.path}`) && seen.add(`${x.method} ${x.path}`)));
           });
-          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity });
+          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
           const exhaustive = new Catalog(specs, { prune: false });
           assert.deepEqual(firstPage(pruned, query, limit), firstPage(exhaustive, query, limit), query);
         },
@@ -84,7 +84,7 @@ describe('pruned search', () => {
       assert.ok(outcome.ok);
       specs.push(outcome.spec);
     }
-    const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity });
+    const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
     const exhaustive = new Catalog(specs, { prune: false });
     const vocabulary = [...new Set(specs.flatMap((s) => s.endpoints.flatMap((e) => (e.summary ?? '').split(/\s+/))))].filter((w) => /^[a-z]{3,}$/i.test(w));
     fc.assert(
@@ -98,16 +98,18 @@ describe('pruned search', () => {
 });
 
 describe('the search time budget', () => {
-  it('stops a search over many specs at the page it has once its budget is spent, never with no answer', () => {
+  it('stops a search over many specs at the page it has once its time or work budget is spent, never with no answer', () => {
     const specs = Array.from({ length: 40 }, (_, i) =>
       spec(`s${i}`, [
         { method: 'GET', path: `/widgets${i}`, summary: `List widgets of kind ${i}` },
         { method: 'POST', path: `/widgets${i}`, summary: 'Create a widget' },
       ]),
     );
-    const spent = new Catalog(specs, { budgetMs: 0 }).search('list widgets', {}, 10);
     const full = new Catalog(specs).search('list widgets', {}, 10);
-    assert.ok(spent.length > 0, 'no answer at all');
-    assert.ok(new Set(spent.map((h) => h.endpoint.spec)).size < new Set(full.map((h) => h.endpoint.spec)).size);
+    for (const options of [{ budgetMs: 0 }, { budgetPostings: 0 }]) {
+      const spent = new Catalog(specs, options).search('list widgets', {}, 10);
+      assert.ok(spent.length > 0, 'no answer at all');
+      assert.ok(new Set(spent.map((h) => h.endpoint.spec)).size < new Set(full.map((h) => h.endpoint.spec)).size, JSON.stringify(options));
+    }
   });
 });
