@@ -8,8 +8,10 @@
 // index goes when it goes (no removals from a shared index, no stale postings).
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
-import type { ListFilter, SearchFilters, SearchHit, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, SearchIndex, boundOf, makeEntry, normalizePath, parseQuery } from './search.ts';
+import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
+import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
+import { specNameTerms } from './spec-names.ts';
+import { WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -26,6 +28,10 @@ class SpecState {
   readonly index = new SearchIndex();
   /** Place in the catalogue's spec order (set on every `replace`): breaks ties between equal hits. */
   position = 0;
+  /** Terms a query may name this spec by (its name, title, host, collection). */
+  readonly names: ReadonlySet<string>;
+  /** Exact summaries and operationIds (`exactKey`) -> entries, built on the first search. */
+  #exact: Map<string, Entry[]> | undefined;
 
   constructor(spec: ImportedSpec) {
     this.spec = spec;
@@ -49,6 +55,23 @@ class SpecState {
     this.byTag = byTag;
     this.deprecated = deprecated;
     this.index.add(entries, paths);
+    this.names = specNameTerms(spec);
+  }
+
+  /** Entries whose summary or operationId is, word for word, `key` (an `exactKey`). */
+  exact(key: string): readonly Entry[] | undefined {
+    if (!this.#exact) {
+      const map = new Map<string, Entry[]>();
+      for (const entry of this.entries) {
+        const e = entry.endpoint;
+        const keys = new Set<string>();
+        if (e.summary) keys.add(exactKey(e.summary));
+        if (e.operationId) keys.add(exactKey(e.operationId));
+        for (const k of keys) if (k) push(map, k, entry);
+      }
+      this.#exact = map;
+    }
+    return this.#exact.get(key);
   }
 
   /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
@@ -116,6 +139,10 @@ interface Views {
  * loses some); each index searched costs up to ~1 ms for a Kubernetes-sized spec.
  */
 const MAX_INDEXES_SEARCHED = 4;
+/** See `CatalogOptions.budgetMs`. */
+const SEARCH_BUDGET_MS = 500;
+/** See `CatalogOptions.budgetPostings`. */
+const SEARCH_BUDGET_POSTINGS = 200_000;
 const byPosition = (entry: Entry): number => entry.position;
 
 /** One spec's search: exactly what a catalogue holding that spec alone answers. */
@@ -146,12 +173,40 @@ interface Scratch {
 }
 
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
+/** How deep search pages reach (offset + limit). */
+export const MAX_SEARCH_DEPTH = 1000;
+/** A word names specs only when it names at most this many (or this share of the catalogue's specs), and as many other specs use it at most. */
+const MAX_NAMED_SPECS = 3;
+const NAMED_SHARE = 0.01;
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
 
 /** BM25's inverse document frequency, as MiniSearch computes it. */
 function idf(documents: number, matching: number): number {
   return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
+}
+
+/** How a catalogue searches; the defaults are what the daemon uses. */
+export interface CatalogOptions {
+  /** A search over many specs stops after this many indexes once it has a full page (a work budget, see `MAX_INDEXES_SEARCHED`). */
+  readonly maxIndexesSearched?: number;
+  /**
+   * Skip indexes and results that provably cannot reach the page (default true). Off, every index
+   * is ranked in full: what the pruned search must equal (a test compares the two).
+   */
+  readonly prune?: boolean;
+  /**
+   * Milliseconds a search over many specs may spend before it stops at the page it has (with
+   * pruning on): the last safety valve against a pathological query or catalogue, far above a
+   * normal search even on a busy machine.
+   */
+  readonly budgetMs?: number;
+  /**
+   * Postings (documents per query word, summed over the indexes searched) a search over many specs
+   * may visit before it stops at the page it has, with pruning on: the same bound as `budgetMs`,
+   * counted in work rather than time, so the answer does not depend on how busy the machine is.
+   */
+  readonly budgetPostings?: number;
 }
 
 export class Catalog {
@@ -165,12 +220,22 @@ export class Catalog {
   #vocabulary: string[] | undefined;
   #states: readonly SpecState[] = [];
   #byName: ReadonlyMap<string, SpecState> = new Map();
+  /** Name term -> the specs a query may name by it (`SpecState.names`). */
+  #nameHolders = new Map<string, SpecState[]>();
   #specs: readonly ImportedSpec[] = [];
   #size = 0;
   #generation = 0;
   #views: Views = {};
 
-  constructor(specs?: readonly ImportedSpec[]) {
+  readonly #options: Required<CatalogOptions>;
+
+  constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
+    this.#options = {
+      maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED,
+      prune: options.prune ?? true,
+      budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
+      budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
+    };
     if (specs && specs.length > 0) this.replace(specs);
   }
 
@@ -222,6 +287,9 @@ export class Catalog {
     this.#vocabulary = undefined;
     this.#states = next;
     this.#byName = new Map(next.map((s) => [s.spec.name, s]));
+    const nameHolders = new Map<string, SpecState[]>();
+    for (const s of next) for (const t of s.names) push(nameHolders, t, s);
+    this.#nameHolders = nameHolders;
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
@@ -371,13 +439,13 @@ export class Catalog {
       : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
     // A path the query names outright comes first: the caller already knows what it wants.
     const named = parsed.paths.length > 0 ? this.#pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
+    // Then an endpoint whose summary or operationId the query is, word for word.
+    const exact = parsed.paths.length === 0 ? this.#exactMatches(states, parsed.exact, accept) : [];
     // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-    const ranked =
-      named.length >= limit
-        ? []
-        : states.length === 1
-          ? rankOne(states[0]!, parsed, limit, accept, all)
-          : this.#rankMany(states, parsed, limit, accept, all);
+    let ranked = named.length >= limit ? [] : this.#rank(states, parsed, limit, accept, all);
+    // No other word matched: the verbs are what is left to find something by.
+    const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
+    if (verbs) ranked = this.#rank(states, verbs, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const top = ranked[0]?.score ?? 1;
@@ -386,12 +454,123 @@ export class Catalog {
       seen.add(entry.endpoint.id);
       hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
     }
+    if (exact.length > 0) {
+      // Several endpoints say the same words: the ranking orders them.
+      const place = new Map<Entry, number>();
+      ranked.forEach((r, i) => place.set(r.entry, i));
+      const order = (e: Entry) => place.get(e) ?? ranked.length;
+      for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
+        if (hits.length >= limit) break;
+        if (seen.has(entry.endpoint.id)) continue;
+        seen.add(entry.endpoint.id);
+        hits.push({ endpoint: entry.endpoint, score: top * 1.5 + 1 });
+      }
+    }
     for (const r of ranked) {
       if (hits.length >= limit) break;
       if (seen.has(r.entry.endpoint.id)) continue;
       hits.push({ endpoint: r.entry.endpoint, score: r.score });
     }
     return hits;
+  }
+
+  /**
+   * The text ranking over `states`. A query that names one of several APIs ("... in Trello") ranks
+   * that API's matches first, searched without the naming words; the other APIs' matches follow.
+   */
+  #rank(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+    if (states.length === 1) {
+      // Within one spec, its own name says nothing about which of its endpoints is meant.
+      const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
+      return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, accept, all);
+    }
+    const choice = RULES.specChoice ? this.#namedSpecs(parsed, states) : undefined;
+    if (!choice) return this.#rankMany(states, parsed, limit, accept, all);
+    const rankIn = (some: readonly SpecState[], query: ParsedQuery, n: number) =>
+      some.length === 0 ? [] : some.length === 1 ? rankOne(some[0]!, query, n, accept, all) : this.#rankMany(some, query, n, accept, all);
+    // The named specs' matches first, searched without the naming words; then every other spec's.
+    const first = rankIn(choice.named, choice.query, limit);
+    if (first.length >= limit) return first;
+    const named = new Set(choice.named);
+    return [...first, ...rankIn(states.filter((s) => !named.has(s)), parsed, limit - first.length)];
+  }
+
+  /**
+   * The specs among `states` the query names, and the query without the naming words (unless they
+   * are all it says). A word names a spec when it is one of the spec's name words (`specNameTerms`),
+   * few specs are named by it, and few other specs use it in their endpoints: "zoom" in a catalogue
+   * of unrelated APIs, not "user" because one API is called "User Service".
+   */
+  #namedSpecs(
+    parsed: ParsedQuery,
+    states: readonly SpecState[],
+  ): { named: SpecState[]; query: ParsedQuery } | undefined {
+    const member = states === this.#states ? undefined : new Set(states);
+    const limit = Math.max(MAX_NAMED_SPECS, Math.ceil(NAMED_SHARE * this.#states.length));
+    const named = new Set<SpecState>();
+    const naming = new Set<string>();
+    for (const t of parsed.terms) {
+      const namers = this.#nameHolders.get(t);
+      if (!namers || namers.length > limit) continue;
+      let others = 0;
+      for (const h of this.#holders.get(t)?.states ?? []) if (!namers.includes(h) && (!member || member.has(h))) others++;
+      if (others > limit) continue;
+      let any = false;
+      for (const s of namers) {
+        if (member && !member.has(s)) continue;
+        named.add(s);
+        any = true;
+      }
+      if (any) naming.add(t);
+    }
+    if (named.size === 0 || named.size === states.length) return undefined;
+    return { named: states.filter((s) => named.has(s)), query: withoutTerms(parsed, naming) };
+  }
+
+  /** Entries of `states` whose summary or operationId is, word for word, the query. */
+  #exactMatches(states: readonly SpecState[], key: string, accept: (e: Entry) => boolean): Entry[] {
+    if (!key) return [];
+    const out: Entry[] = [];
+    for (const state of states) for (const entry of state.exact(key) ?? []) if (accept(entry)) out.push(entry);
+    return out;
+  }
+
+  /**
+   * One page of a search, and the true number of endpoints that match: the ranked hits first, then
+   * every other endpoint holding one of the query's words, in catalogue order. Pages reach at most
+   * `MAX_SEARCH_DEPTH` results deep (ranking deeper is work nobody reads).
+   */
+  searchPage(query: string, filters: SearchFilters, offset: number, limit: number): SearchPage {
+    if (offset + limit > MAX_SEARCH_DEPTH) {
+      throw new SvcError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep; this page would end at ${offset + limit}`, {
+        hint: 'add words or a spec, tag or method filter to narrow the search',
+      });
+    }
+    const ranked = this.search(query, filters, offset + limit);
+    const parsed = parseQuery(query);
+    const { tag, method } = filters;
+    const accept =
+      tag === undefined && method === undefined
+        ? undefined
+        : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
+    const seen = new Set(ranked.map((h) => h.endpoint.id));
+    let total = ranked.length;
+    const need = offset + limit - ranked.length;
+    const tail: SearchHit[] = [];
+    const holders = new Set<SpecState>();
+    for (const t of parsed.terms) for (const s of this.#holders.get(t)?.states ?? []) holders.add(s);
+    for (const state of this.#statesFor(filters)) {
+      if (!holders.has(state)) continue;
+      const docs = [...state.index.matching(parsed.terms, accept)].sort((a, b) => a - b);
+      for (const doc of docs) {
+        const endpoint = state.index.entryOf(doc)?.endpoint;
+        if (!endpoint || seen.has(endpoint.id)) continue;
+        total++;
+        if (tail.length < need) tail.push({ endpoint, score: 0 });
+      }
+    }
+    const all = tail.length > 0 ? [...ranked, ...tail] : ranked;
+    return { hits: all.slice(offset, offset + limit), total };
   }
 
   /** The specs a search with these filters looks in (an unknown spec: none). */
@@ -428,10 +607,15 @@ export class Catalog {
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
+    const { prune, maxIndexesSearched, budgetMs, budgetPostings } = this.#options;
+    const deadline = performance.now() + budgetMs;
+    let work = 0;
     for (const c of candidates) {
-      if (top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= MAX_INDEXES_SEARCHED)) break;
+      if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
+      if (prune && top.length > 0 && (work > budgetPostings || performance.now() > deadline)) break;
+      work += c.postings;
       searched++;
-      const floor = top.length >= limit ? top[limit - 1]!.r.score : undefined;
+      const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const ranked = c.state.index.rank(parsed, {
         limit,
         accept,
@@ -447,10 +631,12 @@ export class Catalog {
     }
     if (top.length === 0) {
       // Nothing matched as typed: let every index try its fuzzy fallback.
-      states.forEach((state, spec) => {
+      for (let spec = 0; spec < states.length; spec++) {
+        if (prune && performance.now() > deadline) break;
+        const state = states[spec]!;
         const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });
         for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec });
-      });
+      }
       top.sort(better);
     }
     return top.slice(0, limit).map((m) => m.r);
@@ -469,7 +655,7 @@ export class Catalog {
     parsed: ParsedQuery,
     globalIdf: ReadonlyMap<string, number>,
     expansions: ReadonlyMap<string, readonly string[]>,
-  ): { state: SpecState; spec: number; bound: number }[] {
+  ): { state: SpecState; spec: number; bound: number; postings: number }[] {
     const member = states === this.#states ? undefined : new Set(states);
     const n = this.#states.length;
     let scratch = this.#scratch;
@@ -488,10 +674,9 @@ export class Catalog {
     const query = ++this.#mark;
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
-    let lateFactor = 1;
+    const lateFactor = lateGainBound(parsed.terms.map((t) => parsed.weights.get(t) ?? 1));
     for (const t of parsed.terms) {
       const w = parsed.weights.get(t) ?? 1;
-      lateFactor *= 1 + 0.5 * w;
       const term = ++this.#mark;
       termTouched.length = 0;
       const visit = (h: Holders | undefined, own: boolean) => {
@@ -520,8 +705,8 @@ export class Catalog {
             scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
             postings[p] = postings[p]! + df;
           } else {
-            // A prefix match weighs at most `prefix` (0.3) of an exact one.
-            best[p] = best[p]! + 0.3 * stats[2 * i + 1]!;
+            // A prefix match weighs at most `WEIGHTS.prefix` of an exact one.
+            best[p] = best[p]! + WEIGHTS.prefix * stats[2 * i + 1]!;
           }
         }
       };
@@ -529,10 +714,10 @@ export class Catalog {
       for (const x of expansions.get(t) ?? []) visit(this.#holders.get(x), false);
       for (const p of termTouched) text[p] = text[p]! + w * scale[p]! * best[p]!;
     }
-    const out: { state: SpecState; spec: number; bound: number }[] = [];
+    const out: { state: SpecState; spec: number; bound: number; postings: number }[] = [];
     for (const state of touched) {
       const p = state.position;
-      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor) });
+      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor), postings: postings[p]! });
     }
     out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;

@@ -13,6 +13,12 @@ export interface SearchHit {
   readonly score: number;
 }
 
+/** A page of search hits and how many endpoints match in all. */
+export interface SearchPage {
+  readonly hits: readonly SearchHit[];
+  readonly total: number;
+}
+
 export interface ListFilter {
   readonly spec?: string;
   readonly collection?: string;
@@ -32,4 +38,5 @@ export interface SpecSummary {
  * `replace` swaps the whole set of specs synchronously: a reader never sees half an update.
  * Specs passed again as the same object are not re-indexed.
  */
-export { Catalog } from './catalog.ts';
+export { Catalog, type CatalogOptions, MAX_SEARCH_DEPTH } from './catalog.ts';
+export { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './query.ts';

@@ -2,6 +2,8 @@
 // One pipeline for both sides, so `listPullRequests`, `/repos/{owner}/pulls` and "list my PRs"
 // meet on the same terms. Every rule here is about API language in general, never about one API.
 
+import { RULES, onRulesChange } from './rules.ts';
+
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Split identifiers and prose into lower-case words: camelCase, snake_case, kebab-case, dots, slashes. */
@@ -83,15 +85,14 @@ const STOP = new Set(
 const CANONICAL_WORDS: Record<string, string> = {
   repo: 'repository', repos: 'repository', repositories: 'repository',
   org: 'organization', orgs: 'organization', organisation: 'organization', organisations: 'organization',
-  auth: 'auth', authn: 'auth', authz: 'auth', authentication: 'auth', authorization: 'auth', authorisation: 'auth',
-  authenticate: 'auth', authorize: 'auth', authorise: 'auth', authenticated: 'auth', authorized: 'auth',
+  authn: 'auth', authz: 'auth',
   config: 'config', configs: 'config', cfg: 'config', conf: 'config', configuration: 'config', configurations: 'config',
   configure: 'config', settings: 'setting',
   env: 'environment', envs: 'environment', environments: 'environment',
-  id: 'id', ids: 'id', identifier: 'id', identifiers: 'id', uuid: 'id', guid: 'id',
+  ids: 'id',
   pr: 'pull request', prs: 'pull request', pulls: 'pull',
   msg: 'message', msgs: 'message', dm: 'direct message', dms: 'direct message',
-  info: 'info', information: 'info', details: 'info', detail: 'info',
+  info: 'info',
   db: 'database', dbs: 'database',
   pwd: 'password', passwd: 'password',
   addr: 'address',
@@ -99,8 +100,7 @@ const CANONICAL_WORDS: Record<string, string> = {
   admin: 'admin', admins: 'admin', administrator: 'admin', administrators: 'admin',
   dir: 'directory', dirs: 'directory',
   doc: 'document', docs: 'document',
-  img: 'image', imgs: 'image', picture: 'image', pictures: 'image', pic: 'image', pics: 'image', photo: 'image',
-  photos: 'image', avatar: 'image', avatars: 'image',
+  img: 'image', imgs: 'image',
   cert: 'certificate', certs: 'certificate',
   var: 'variable', vars: 'variable',
   stat: 'statistic', stats: 'statistic', statistics: 'statistic',
@@ -111,16 +111,17 @@ const CANONICAL_WORDS: Record<string, string> = {
   attr: 'attribute', attrs: 'attribute',
   param: 'parameter', params: 'parameter',
   ts: 'timestamp',
-  email: 'email', emails: 'email', mail: 'email', 'e-mail': 'email',
-  sms: 'message', mms: 'message',
-  // The caller themself: `/me`, `/users/@me`, `/customers/my/...`.
-  me: 'me', my: 'me', mine: 'me', myself: 'me',
-  // Verbs and their nouns meet on the noun, which is what paths are named after.
-  subscribe: 'subscription', subscribes: 'subscription', verify: 'verification', verifies: 'verification',
-  registration: 'register', invitation: 'invite', invitations: 'invite', deploy: 'deployment', deploys: 'deployment',
-  pay: 'payment', pays: 'payment', install: 'installation', notify: 'notification', transcribe: 'transcription',
-  permit: 'permission', schedule: 'schedule', scheduled: 'schedule', scheduling: 'schedule',
-  // Verbs: one canonical verb per meaning, so "remove" finds `delete...` and "fetch" finds `get...`.
+  email: 'email', emails: 'email', 'e-mail': 'email',
+};
+
+/** Words of one meaning -> one of them. */
+const SYNONYM_WORDS: Record<string, string> = {
+  picture: 'image', pictures: 'image', pic: 'image', pics: 'image', photo: 'image', photos: 'image', avatar: 'image', avatars: 'image',
+  mail: 'email', sms: 'message', mms: 'message',
+};
+
+/** Verbs: one canonical verb per meaning, so "remove" finds `delete...` and "fetch" finds `get...`. */
+const CRUD_VERB_WORDS: Record<string, string> = {
   list: 'list', lists: 'list', listing: 'list', enumerate: 'list', browse: 'list',
   get: 'get', gets: 'get', fetch: 'get', fetches: 'get', retrieve: 'get', retrieves: 'get', read: 'get', reads: 'get',
   show: 'get', shows: 'get', view: 'get', views: 'get', describe: 'get', obtain: 'get',
@@ -133,8 +134,22 @@ const CANONICAL_WORDS: Record<string, string> = {
   search: 'search', searches: 'search', find: 'search', finds: 'search', lookup: 'search', query: 'search',
 };
 
-/** A Map, not the object: a word such as `constructor` or `toString` must not find Object's prototype. */
-const CANONICAL: ReadonlyMap<string, string> = new Map(Object.entries(CANONICAL_WORDS));
+/** Maps, not the objects: a word such as `constructor` or `toString` must not find Object's prototype. */
+const VOCABULARY: readonly { readonly family: 'abbreviations' | 'synonyms' | 'crudSynonyms'; readonly map: ReadonlyMap<string, string> }[] = [
+  { family: 'abbreviations', map: new Map(Object.entries(CANONICAL_WORDS)) },
+  { family: 'synonyms', map: new Map(Object.entries(SYNONYM_WORDS)) },
+  { family: 'crudSynonyms', map: new Map(Object.entries(CRUD_VERB_WORDS)) },
+];
+
+/** The canonical form of a word under the vocabulary families switched on, if it has one. */
+function canonicalOf(word: string): string | undefined {
+  for (const { family, map } of VOCABULARY) {
+    if (!RULES[family]) continue;
+    const c = map.get(word);
+    if (c !== undefined) return c;
+  }
+  return undefined;
+}
 
 /**
  * Light stemming: plurals and common inflections to a shared stem (`policies` -> `policy`,
@@ -155,6 +170,7 @@ export function stem(word: string): string {
 const NO_TERMS: readonly string[] = Object.freeze([]);
 /** Word -> terms, remembered: API text repeats a small vocabulary, and stemming every occurrence dominated indexing. */
 const termCache = new Map<string, readonly string[]>();
+onRulesChange(() => termCache.clear());
 const TERM_CACHE_LIMIT = 100_000;
 
 /** One word -> its index terms (none for stop words). Used at index and query time alike. Do not mutate the result. */
@@ -164,7 +180,7 @@ export function termsOf(word: string): readonly string[] {
   let terms: readonly string[];
   if (STOP.has(word)) terms = NO_TERMS;
   else {
-    const canonical = CANONICAL.get(word);
+    const canonical = canonicalOf(word);
     if (canonical !== undefined) terms = canonical.includes(' ') ? canonical.split(' ').map(stem) : [stem(canonical)];
     else terms = [stem(word)];
   }
@@ -202,25 +218,38 @@ export function intentOfTerm(term: string): Intent | undefined {
  * Words that imply an intent but also name something an endpoint may be called by
  * (`/chat.postMessage`, `/files.upload`, `conversations.kick`): they stay search terms too.
  */
-export const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
+const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
   (
     [
       ['send', 'create'], ['post', 'create'], ['upload', 'create'], ['open', 'create'], ['submit', 'create'],
       ['start', 'create'], ['register', 'create'], ['invite', 'create'], ['generate', 'create'],
       ['rename', 'update'], ['replace', 'update'], ['move', 'update'], ['toggle', 'update'],
-      ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'], ['take', 'create'], ['mute', 'update'],
+      ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'],
       ['search', 'list'],
-      ['kick', 'delete'], ['unset', 'delete'], ['purge', 'delete'], ['revoke', 'delete'], ['release', 'delete'],
+      ['unset', 'delete'], ['revoke', 'delete'],
     ] as const
   ).map(([word, intent]) => [stem(word), intent]),
 );
+
+/** Verb hints written from misses of the tuned query sets: a family of their own, measured apart. */
+const MISS_VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
+  (
+    [['open', 'create'], ['take', 'create'], ['mute', 'update'], ['kick', 'delete'], ['purge', 'delete'], ['release', 'delete']] as const
+  ).map(([word, intent]) => [stem(word), intent]),
+);
+
+/** The intent a (stemmed) verb implies, under the rule families switched on. */
+export function verbHint(term: string): Intent | undefined {
+  if (!RULES.verbHints) return undefined;
+  return VERB_HINTS.get(term) ?? (RULES.missVerbHints ? MISS_VERB_HINTS.get(term) : undefined);
+}
 
 /** Words that say "more than one", so a `get` means a collection: "get all pods", "get recent messages". */
 export const PLURAL_HINTS: ReadonlySet<string> = new Set(['all', 'every', 'recent', 'many', 'multiple', 'several', 'history']);
 
 /** A plural noun as typed ("pods", "policies"), which asks for a collection. */
 export function isPluralWord(word: string): boolean {
-  if (word.length <= 3 || STOP.has(word) || CANONICAL.has(word)) return false;
+  if (word.length <= 3 || STOP.has(word) || canonicalOf(word) !== undefined) return false;
   return word.endsWith('s') && !/(ss|us|is)$/.test(word);
 }
 

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { HTTP_METHODS, type HttpMethod } from '../model/index.ts';
 import { defineTool, readOnly } from './define.ts';
-import { endpointItemOf, listingLine, listingOutputShape } from './listing.ts';
+import { MAX_QUERY_CHARS, MAX_SEARCH_DEPTH } from '../catalog/index.ts';
+import { decodeCursor, encodeCursor, endpointItemOf, listingLine, listingOutputShape } from './listing.ts';
 import { requireCollection, requireSpec, requireTag } from './lookup.ts';
 import { ToolInputError } from './errors.ts';
 
@@ -15,7 +16,7 @@ const METHOD_ERROR = `method must be one of ${HTTP_METHODS.join(', ')}`;
 export const search = defineTool({
   name: SEARCH,
   description:
-    'Find endpoints by what they do (e.g. "create issue"), best first. Start here; filters narrow the results.',
+    'Find endpoints by what they do ("create issue"), best first. Start here.',
   inputShape: {
     query: z.string({ error: 'query must be a text, e.g. "create issue"' }).describe('keywords'),
     spec: z.string().optional(),
@@ -33,26 +34,40 @@ export const search = defineTool({
       .max(MAX_SEARCH_LIMIT, { error: `limit must be at most ${MAX_SEARCH_LIMIT}` })
       .optional()
       .describe(`default ${DEFAULT_SEARCH_LIMIT}`),
+    // Undescribed (every token of tools/list is paid for): a page's text says `more: cursor=...`.
+    cursor: z.string().optional(),
   },
   outputShape: listingOutputShape,
   annotations: readOnly('Search endpoints'),
-  async handler({ query, spec, collection, tag, method, limit }, ctx) {
+  async handler({ query, spec, collection, tag, method, limit, cursor }, ctx) {
     if (!query.trim()) throw new ToolInputError('bad-query', 'query must not be empty', 'pass a few keywords, e.g. "create issue"');
+    if (query.length > MAX_QUERY_CHARS) {
+      throw new ToolInputError('bad-query', `query must be at most ${MAX_QUERY_CHARS} characters`, 'a few keywords say what the endpoint does');
+    }
     if (spec) requireSpec(ctx, spec);
     if (collection) requireCollection(ctx, collection);
     if (tag) requireTag(ctx, tag, spec || undefined);
     const filters = { ...(spec ? { spec } : {}), ...(collection ? { collection } : {}), ...(tag ? { tag } : {}), ...(method ? { method: method.toUpperCase() as HttpMethod } : {}) };
     const size = limit ?? DEFAULT_SEARCH_LIMIT;
-    // One past the page tells whether more matches exist without ranking the whole catalogue twice.
-    const hits = ctx.catalog.search(query, filters, size + 1);
-    const shown = hits.slice(0, size).map((h) => h.endpoint);
-    const more = hits.length > size;
-    const head = shown.length
-      ? `${shown.length} best matches for "${echo(query)}"${more ? `; more exist, narrow with filters or raise limit` : ''}`
-      : `no endpoints match "${echo(query)}"; try other words or fewer filters`;
+    const offset = cursor === undefined || cursor === '' ? 0 : decodeCursor(cursor);
+    if (offset + size > MAX_SEARCH_DEPTH) {
+      throw new ToolInputError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep`, 'add words or a spec, tag or method filter to narrow the search');
+    }
+    const { hits, total } = ctx.catalog.searchPage(query, filters, offset, size);
+    const shown = hits.map((h) => h.endpoint);
+    const end = offset + shown.length;
+    const nextCursor = end < Math.min(total, MAX_SEARCH_DEPTH) && shown.length > 0 ? encodeCursor(end) : undefined;
+    const head =
+      total === 0
+        ? `no endpoints match "${echo(query)}"; try other words or fewer filters`
+        : shown.length === 0
+          ? `${total} matches for "${echo(query)}"; this page is past the end`
+          : `${offset === 0 && !nextCursor ? `${total}` : `${offset + 1}-${end} of ${total}`} matches for "${echo(query)}", best first`;
+    const structured: Record<string, unknown> = { endpoints: shown.map(endpointItemOf), total };
+    if (nextCursor) structured['nextCursor'] = nextCursor;
     return {
-      text: [head, ...shown.map(listingLine)].join('\n'),
-      structured: { endpoints: shown.map(endpointItemOf), total: shown.length },
+      text: [head, ...shown.map(listingLine), ...(nextCursor ? [`more: cursor=${nextCursor}`] : [])].join('\n'),
+      structured,
     };
   },
 });

@@ -247,7 +247,7 @@ describe('MCP tools over the in-memory transport', () => {
     it('names an unknown argument and the arguments the tool takes', async () => {
       const result = await call(client, 'search', { query: 'animal', limits: 3 });
       assert.equal(result.isError, true);
-      assert.equal(textOf(result), 'Invalid arguments for search: unknown argument "limits"; search takes query, spec, collection, tag, method, limit');
+      assert.equal(textOf(result), 'Invalid arguments for search: unknown argument "limits"; search takes query, spec, collection, tag, method, limit, cursor');
     });
 
     it('answers an unknown tool with the JSON-RPC error -32602, listing the tools', async () => {

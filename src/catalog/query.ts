@@ -1,0 +1,179 @@
+// Reading a query: its terms and their weights, what it asks to do (intent), whether it speaks of
+// one thing or many, and any method or path it names. Rules here are about English and API
+// language in general; each family can be switched off (`RULES`) to measure what it is worth.
+import type { HttpMethod } from '../model/index.ts';
+import { HTTP_METHODS, SvcError } from '../model/index.ts';
+import { type Intent, PLURAL_HINTS, intentOfTerm, isPluralWord, splitWords, termsOf, verbHint } from './text.ts';
+import { pathTerms } from './document.ts';
+import { RULES } from './rules.ts';
+
+/** A query, read: the terms to search, what it asks to do, and any method or path it names. */
+export interface ParsedQuery {
+  readonly terms: readonly string[];
+  /** Weight per term (words that mostly say how, not what, weigh less). */
+  readonly weights: ReadonlyMap<string, number>;
+  /** What the query asks to do: its first CRUD verb, else a verb that implies one ("send"). */
+  readonly intent?: Intent;
+  /** The intent comes from an implying verb, not a CRUD verb: weaker evidence. */
+  readonly hinted: boolean;
+  readonly method?: HttpMethod;
+  readonly paths: readonly string[];
+  /** The query speaks of many things ("all", plural nouns): prefer collections. */
+  readonly plural: boolean;
+  /** The query points at one thing ("this", "a", an id): prefer items. */
+  readonly single: boolean;
+  /** Shaped like a command ("buy a number", "set up an alert"): it asks to act, even with a verb we do not know. */
+  readonly imperative: boolean;
+  /** Every term the query says, its verbs included: compared with what an endpoint's summary says. */
+  readonly said: ReadonlySet<string>;
+  /** The query's words as typed, lower case, joined by one space: what exact summaries are looked up by. */
+  readonly exact: string;
+  /** The CRUD verbs it said, which are read as intent and not searched (unless nothing else matches). */
+  readonly verbTerms: readonly string[];
+}
+
+/**
+ * Bounds on a query's size. Past the limits a query is refused with a clear error; within them, only
+ * the first `MAX_SEARCHED_TERMS` distinct terms are searched (each term is work on every index that
+ * holds it), while a long query still finds the endpoint whose summary it is, word for word.
+ */
+export const MAX_QUERY_CHARS = 2000;
+export const MAX_QUERY_WORDS = 300;
+export const MAX_SEARCHED_TERMS = 32;
+
+export class QueryTooLargeError extends SvcError {
+  constructor(what: string) {
+    super('search-query-too-large', `search query is too large: ${what}`, {
+      hint: `use at most ${MAX_QUERY_WORDS} words and ${MAX_QUERY_CHARS} characters: a few keywords say what the endpoint does`,
+    });
+  }
+}
+
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'this', 'that', 'some', 'our', 'your', 'its', 'their', 'new']);
+/** Words that point at one particular thing. */
+const SINGULAR_POINTERS = new Set(['a', 'an', 'this', 'that', 'one', 'single', 'given', 'specific']);
+const PARTICLES = new Set(['up', 'out', 'down', 'on', 'off', 'in', 'back', 'over']);
+const SELF_WORDS = new Set(['i', 'current', 'authenticated', 'logged']);
+/** Weight of the `me` a self word adds. */
+const SELF_ME_WEIGHT = 0.6;
+/** Weight of a self word once it has been read as `me` (lowered, never dropped: it may be the only word that matches). */
+const SELF_WORD_WEIGHT = 0.3;
+
+/** Weight of a term from a verb that implies an intent ("send"): it may name the endpoint, but mostly says what to do. */
+const HINT_TERM_WEIGHT = 0.6;
+
+/** The words of a text as exact look-ups compare them: lower case, split like index text, one space between. */
+export function exactKey(text: string): string {
+  return splitWords(text).join(' ');
+}
+
+export function parseQuery(query: string): ParsedQuery {
+  if (query.length > MAX_QUERY_CHARS) throw new QueryTooLargeError(`${query.length} characters`);
+  const tokens = query.trim().split(/\s+/).filter(Boolean);
+  if (tokens.length > MAX_QUERY_WORDS) throw new QueryTooLargeError(`${tokens.length} words`);
+  const hasPath = tokens.some((t) => t.includes('/'));
+  let method: HttpMethod | undefined;
+  const paths: string[] = [];
+  const prose: string[] = [];
+  for (const token of tokens) {
+    const upper = token.toUpperCase();
+    if ((HTTP_METHODS as readonly string[]).includes(upper) && (token === upper || hasPath) && method === undefined) {
+      method = upper as HttpMethod;
+    } else if (token.includes('/')) {
+      paths.push(token);
+    } else {
+      prose.push(token);
+    }
+  }
+  let intent: Intent | undefined;
+  let hint: Intent | undefined;
+  const searchTerms: string[] = [];
+  const verbTerms: string[] = [];
+  const weights = new Map<string, number>();
+  let plural = false;
+  const words = splitWords(prose.join(' '));
+  // "the current user", "the authenticated user": the caller, which APIs name `me`.
+  // "I" only counts in queries: in prose it is mostly "i.e.".
+  const self = RULES.selfWords && words.some((w) => SELF_WORDS.has(w)) && !words.includes('me') && !words.includes('my');
+  if (self) {
+    searchTerms.push('me');
+    weights.set('me', SELF_ME_WEIGHT);
+  }
+  for (const word of words) {
+    if (PLURAL_HINTS.has(word) || isPluralWord(word)) plural = true;
+    for (const t of termsOf(word)) {
+      const crud = intentOfTerm(t);
+      if (crud) {
+        intent ??= crud;
+        verbTerms.push(t);
+        continue;
+      }
+      const implied = verbHint(t);
+      if (implied) hint ??= implied;
+      searchTerms.push(t);
+      // A word that was read as the caller ("current", "authenticated") has said most of what it had to say.
+      const w = implied ? HINT_TERM_WEIGHT : self && SELF_WORDS.has(word) ? SELF_WORD_WEIGHT : 1;
+      // A word said twice keeps its larger weight.
+      if ((weights.get(t) ?? 0) < w) weights.set(t, w);
+    }
+  }
+  for (const p of paths) {
+    for (const t of pathTerms(p)) {
+      searchTerms.push(t);
+      if (!weights.has(t)) weights.set(t, 1);
+    }
+  }
+  // A query of verbs alone ("list") still has to find something.
+  if (searchTerms.length === 0) for (const t of verbTerms) {
+    searchTerms.push(t);
+    weights.set(t, 1);
+  }
+  const terms = [...new Set(searchTerms)].slice(0, MAX_SEARCHED_TERMS);
+  const chosen = intent ?? hint;
+  const lower = prose.map((t) => t.toLowerCase());
+  // A plural noun first ("channels in a guild") names things; a command starts with a verb.
+  const imperative =
+    RULES.imperative &&
+    lower.length >= 2 &&
+    !isPluralWord(lower[0]!) &&
+    (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
+  const single = !plural && lower.some((w) => SINGULAR_POINTERS.has(w));
+  return {
+    imperative,
+    said: new Set([...terms, ...verbTerms]),
+    terms,
+    weights,
+    ...(chosen ? { intent: chosen } : {}),
+    hinted: intent === undefined && hint !== undefined,
+    ...(method ? { method } : {}),
+    paths,
+    plural,
+    single,
+    exact: exactKey(query),
+    verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
+  };
+}
+
+/** The query without some of its terms (words that named the API), unless they are all it says. */
+export function withoutTerms(q: ParsedQuery, drop: ReadonlySet<string>): ParsedQuery {
+  const terms = q.terms.filter((t) => !drop.has(t));
+  if (terms.length === 0 || terms.length === q.terms.length) return q;
+  const weights = new Map(q.weights);
+  const said = new Set(q.said);
+  for (const t of drop) {
+    weights.delete(t);
+    said.delete(t);
+  }
+  return { ...q, terms, weights, said };
+}
+
+/**
+ * The query with its verbs searched too: when none of its other words matches ("info list"), the
+ * verbs are what it has left to find something by.
+ */
+export function withVerbsSearched(q: ParsedQuery): ParsedQuery | undefined {
+  if (q.verbTerms.length === 0) return undefined;
+  const weights = new Map(q.weights);
+  for (const t of q.verbTerms) weights.set(t, 1);
+  return { ...q, terms: [...q.terms, ...q.verbTerms], weights, verbTerms: [] };
+}

@@ -1,0 +1,56 @@
+// Families of query and ranking rules, each on by default, and the switch the ablation bench uses
+// to measure each with and without it. No imports: every module of the search room may read it.
+/**
+ * Families of query and ranking rules, each on by default. Every family has to earn its place on
+ * the held-out test APIs (`bench/search.bench.ts` measures each with and without it); the switch
+ * exists for that measurement only.
+ */
+export const RULES = {
+  /** "the authenticated user", "current", "I": the caller, which APIs name `me`. */
+  selfWords: true,
+  /** Verbs that imply a CRUD intent (send -> create, rename -> update, revoke -> delete). */
+  verbHints: true,
+  /** The verb hints written from misses of the tuned query sets (take, release, mute, kick, purge, open). */
+  missVerbHints: true,
+  /** Abbreviations and spellings to one form (repo -> repository, org -> organization, msg -> message). */
+  abbreviations: true,
+  /** Words of one meaning to one (photo, picture, avatar -> image; mail -> email; sms -> message). */
+  synonyms: true,
+  /** Verb synonyms to the five CRUD verbs (fetch, retrieve -> get; remove, destroy -> delete; add -> create). */
+  crudSynonyms: true,
+  /** A command with no known verb ("buy a number") is probably not a read. */
+  imperative: true,
+  /** A query naming a thing and no action wants to read it. */
+  thingNotRead: true,
+  /** Collection vs item: "list", plurals, "all" want a collection; get/update/delete want an item. */
+  shape: true,
+  /** The endpoint's summary says what the query says and little else. */
+  summaryFit: true,
+  /** The query names the endpoint's resource and path words. */
+  pathWords: true,
+  /** The endpoint's operationId or path spells the query's verb (or another one). */
+  verbAgreement: true,
+  /** Across specs: the spec the query names, and specs whose vocabulary covers the query. */
+  specChoice: true,
+};
+export type RuleFamily = keyof typeof RULES;
+
+const listeners: (() => void)[] = [];
+
+/** Call `fn` whenever rule families are switched (caches of what the rules produced must go). */
+export function onRulesChange(fn: () => void): void {
+  listeners.push(fn);
+}
+
+/** Run `fn` with some rule families switched (for the ablation bench), then restore them. */
+export function withRules<T>(overrides: Partial<Record<RuleFamily, boolean>>, fn: () => T): T {
+  const saved = { ...RULES };
+  Object.assign(RULES, overrides);
+  for (const l of listeners) l();
+  try {
+    return fn();
+  } finally {
+    Object.assign(RULES, saved);
+    for (const l of listeners) l();
+  }
+}

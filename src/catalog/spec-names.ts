@@ -1,0 +1,46 @@
+// Which API a query names: the words a user calls an API by (its spec name, the words of its title,
+// of its server host, its collection), minus the words every API description uses of itself.
+import type { ImportedSpec } from '../model/index.ts';
+import { splitWords, termsOf } from './text.ts';
+
+/**
+ * Words API descriptions use of themselves or their hosts, whatever the API: they name no API in
+ * particular ("the Web API", `api.example.com`, "REST service", "v2").
+ */
+const GENERIC_NAME_WORDS = new Set(
+  (
+    'api apis rest restful http https web www app apps service services server servers platform public open openapi ' +
+    'swagger spec specification reference documentation docs doc sdk developer developers interface endpoint endpoints ' +
+    'com net org io co us uk de fr eu dev gov edu info biz cloud online official version beta alpha preview ' +
+    'json xml graphql rpc grpc sandbox staging prod production test example localhost'
+  ).split(' '),
+);
+
+function nameTermsOf(text: string | undefined, out: Set<string>): void {
+  if (!text) return;
+  for (const word of splitWords(text)) {
+    if (word.length < 3 || /^v?\d/.test(word) || GENERIC_NAME_WORDS.has(word)) continue;
+    for (const t of termsOf(word)) if (t.length >= 3 && !GENERIC_NAME_WORDS.has(t)) out.add(t);
+  }
+}
+
+/** The host of a server URL, without scheme, port or path (`{region}.api.example.com` kept as words). */
+function hostOf(url: string): string {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const end = rest.search(/[/:?#]/);
+  return end >= 0 ? rest.slice(0, end) : rest;
+}
+
+/** The index terms a query may name this spec by. */
+export function specNameTerms(spec: ImportedSpec): Set<string> {
+  const out = new Set<string>();
+  nameTermsOf(spec.name, out);
+  nameTermsOf(spec.collection, out);
+  nameTermsOf(spec.title, out);
+  const hosts = new Set<string>();
+  for (const s of spec.servers) hosts.add(hostOf(s.url));
+  // Endpoints may carry their own servers (a per-path override): the first few say the host.
+  for (let i = 0; i < spec.endpoints.length && i < 20; i++) for (const s of spec.endpoints[i]!.servers) hosts.add(hostOf(s.url));
+  for (const h of hosts) nameTermsOf(h.replace(/\{[^}]*\}/g, ' ').replace(/\./g, ' '), out);
+  return out;
+}

@@ -1,0 +1,90 @@
+// The one table of ranking weights. Every number the ranking multiplies by lives here, and the
+// pruning bounds (`factorBound`, `lateGainBound`) are derived from this table, so changing a
+// weight can never leave a bound behind (a property test holds `factor <= factorBound`).
+import type { HttpMethod } from '../model/index.ts';
+import type { Intent } from './text.ts';
+
+/** Field keys of the index documents. */
+export type Field = 's' | 'p' | 'o' | 't' | 'd' | 'a' | 'e';
+
+export const WEIGHTS = {
+  /** BM25 boost per field of the index documents. */
+  fields: {
+    s: 3, // summary
+    p: 2.2, // path words
+    o: 1.6, // operationId words
+    t: 1.2, // tags
+    d: 1.4, // description's first sentence
+    a: 0.5, // parameter names
+    e: 0.25, // the rest of the description
+  } satisfies Record<Field, number>,
+  /** BM25 parameters: `b` a little under MiniSearch's 0.7, so long summaries are penalised less. */
+  bm25: { k: 1.2, b: 0.6, d: 0.5 },
+  /**
+   * The text score counts as its power of this: BM25 sums a word over every field that repeats it
+   * (path, operationId, summary), which outweighed what the endpoint is; the API conventions weigh more.
+   */
+  textExponent: 0.5,
+  /** A prefix / fuzzy match weighs this share of an exact one. */
+  prefix: 0.3,
+  fuzzy: 0.2,
+  /** How much a match in each field says the endpoint is about the term (at most 1). */
+  fieldStrength: { s: 1, p: 1, o: 1, t: 0.8, d: 0.9, a: 0.35, e: 0.45 } satisfies Record<Field, number>,
+  /** A term left out of the index query (too common) and found on a candidate: text x (1 + gain x w), coverage + credit x w. */
+  lateTermGain: 0.5,
+  lateTermCredit: 0.9,
+  /** The query names a method (`DELETE /pets/{id}`): the endpoint has it, or not. */
+  namedMethod: { same: 2, other: 0.3 },
+  /** How well a method fits what the query asks to do (1 = fits); methods not listed get `methodFitDefault`. */
+  methodFit: {
+    list: { GET: 1, POST: 0.55 },
+    get: { GET: 1, POST: 0.6 },
+    create: { POST: 1, PUT: 0.8, PATCH: 0.5, GET: 0.45 },
+    update: { PATCH: 1, PUT: 1, POST: 0.8, GET: 0.4 },
+    delete: { DELETE: 1, POST: 0.7, PUT: 0.4, PATCH: 0.4 },
+  } satisfies Record<Intent, Partial<Record<HttpMethod, number>>>,
+  methodFitDefault: 0.35,
+  /** The endpoint's own words (operationId, path) say the query's verb, say another, or the method does not fit either. */
+  verb: { agrees: 1.6, disagrees: 0.7, unsaid: 0.6 },
+  /** The same for an intent implied by a non-CRUD verb ("send"): weaker evidence, the method fit counts as its square root. */
+  hintedVerb: { agrees: 1.25 },
+  /** A command with no verb we know ("buy a number") is probably not a read. */
+  imperativeRead: 0.8,
+  /** A query that names a thing and no action wants to read it. */
+  thingNotRead: 0.85,
+  /** Collection asked, item found; item asked, collection found. */
+  shape: { itemForCollection: 0.7, collectionForItem: 0.75 },
+  /** The resource (last literal path segment) is named by the query: up to 1 + this. */
+  resource: 0.35,
+  /** Share of the path's words the query names: `base + (1 - base) x share`. */
+  pathWordsBase: 0.75,
+  deprecated: 0.6,
+  /** An endpoint whose summary says what the query says and little else: up to 1 + this. */
+  summaryFit: 0.6,
+} as const;
+
+export const FIELD_KEYS = Object.keys(WEIGHTS.fields) as Field[];
+
+/** The fields of the parts of a query `factorBound` needs. */
+export interface BoundQuery {
+  readonly method?: HttpMethod | undefined;
+  readonly intent?: Intent | undefined;
+  readonly hinted: boolean;
+}
+
+/**
+ * The largest multiplier the ranking's factor can give an endpoint for this query, derived from
+ * the table: every factor at most 1 drops out, the ones above 1 multiply.
+ */
+export function factorBound(q: BoundQuery): number {
+  const method = q.method ? Math.max(1, WEIGHTS.namedMethod.same) : 1;
+  const verb = q.intent ? Math.max(1, q.hinted ? WEIGHTS.hintedVerb.agrees : WEIGHTS.verb.agrees) : 1;
+  return method * verb * (1 + WEIGHTS.resource) * (1 + WEIGHTS.summaryFit);
+}
+
+/** Upper bound of what terms checked late (left out of the index query) multiply a text score by. */
+export function lateGainBound(weights: Iterable<number>): number {
+  let gain = 1;
+  for (const w of weights) gain *= 1 + WEIGHTS.lateTermGain * w;
+  return gain;
+}

@@ -1,0 +1,89 @@
+// Known items are always found, and a query whose words the catalogue holds is never left without
+// an answer; a query that names an API ranks that API first.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Catalog } from '../../src/catalog/index.ts';
+import type { ImportedSpec } from '../../src/model/index.ts';
+import { type EndpointInput, spec } from './fixtures.ts';
+
+/** A spec where the words of the wanted endpoints are everywhere: the common-word shortcuts kick in. */
+function crowdedSpec(): ImportedSpec {
+  const many: EndpointInput[] = Array.from({ length: 300 }, (_, i) => ({
+    method: 'GET',
+    path: `/users/{username}/widget${i}`,
+    summary: `Get widget ${i} for the authenticated user`,
+    operationId: `getWidget${i}`,
+  }));
+  return spec('crowd', [
+    { method: 'GET', path: '/user', summary: 'Get the authenticated user', operationId: 'users/get-authenticated' },
+    { method: 'PATCH', path: '/user', summary: 'Update the authenticated user', operationId: 'users/update-authenticated' },
+    { method: 'GET', path: '/user/repos', summary: 'List repositories for the authenticated user' },
+    { method: 'GET', path: '/users/{username}', summary: 'Get a user', operationId: 'users/get-by-username' },
+    ...many,
+  ]);
+}
+
+describe('known items', () => {
+  const crowd = crowdedSpec();
+  const catalog = new Catalog([spec('other', [{ method: 'GET', path: '/other', summary: 'Other things' }]), crowd]);
+
+  it('finds every endpoint first by its exact summary, its operationId and its METHOD /path', () => {
+    for (const e of crowd.endpoints) {
+      for (const query of [e.summary!, e.operationId, `${e.method} ${e.path}`]) {
+        if (!query) continue;
+        assert.equal(catalog.search(query, {}, 5)[0]?.endpoint.id, e.id, `query "${query}"`);
+        assert.equal(catalog.search(query, { spec: 'crowd' }, 5)[0]?.endpoint.id, e.id, `query "${query}" within the spec`);
+      }
+    }
+  });
+
+  it('answers a query of words the catalogue holds, even when every word is common and one is read as the caller', () => {
+    for (const query of ['Get the authenticated user', 'the authenticated user', 'current user', 'get user for the authenticated user']) {
+      assert.ok(catalog.search(query, {}, 5).length > 0, `no answer for "${query}"`);
+      assert.ok(catalog.search(query, { spec: 'crowd' }, 5).length > 0, `no answer within the spec for "${query}"`);
+    }
+  });
+
+  it('never leaves a query empty when one of its words is in an endpoint summary (generated queries)', () => {
+    const words = ['widget', 'user', 'authenticated', 'repositories', 'update', 'get', 'list'];
+    const noise = ['the', 'for', 'a', 'zzqx', 'my', 'current', 'all', 'info', 'id', 'me', 'I'];
+    fc.assert(
+      fc.property(fc.constantFrom(...words), fc.array(fc.constantFrom(...words, ...noise), { maxLength: 6 }), (word, rest) => {
+        const query = [...rest, word].join(' ');
+        return catalog.search(query, {}, 3).length > 0 && catalog.search(query, { spec: 'crowd' }, 3).length > 0;
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('which API', () => {
+  const billing = spec('billing', [
+    { method: 'POST', path: '/invoices', summary: 'Create an invoice' },
+    { method: 'GET', path: '/invoices', summary: 'List invoices' },
+    { method: 'GET', path: '/cards', summary: 'List cards' },
+  ]);
+  const boards = {
+    ...spec('kanban', [
+      { method: 'POST', path: '/cards', summary: 'Create a card' },
+      { method: 'GET', path: '/cards/{id}', summary: 'Get a card' },
+      { method: 'DELETE', path: '/cards/{id}', summary: 'Delete a card' },
+    ]),
+    title: 'Corkboard API',
+    servers: [{ url: 'https://api.pinwall.example.com/1' }],
+  };
+  const catalog = new Catalog([billing, boards]);
+
+  it('ranks the named API first, named by its spec name, a title word or a word of its host', () => {
+    for (const query of ['list cards in kanban', 'corkboard cards', 'cards on pinwall']) {
+      assert.equal(catalog.search(query, {}, 3)[0]?.endpoint.spec, 'kanban', query);
+    }
+    assert.equal(catalog.search('cards', {}, 3)[0]?.endpoint.id, 'billing:GET:/cards');
+    assert.equal(catalog.search('list cards in billing', {}, 3)[0]?.endpoint.id, 'billing:GET:/cards');
+  });
+
+  it('does not take a word every API description says of itself ("api", "web") as a name', () => {
+    assert.equal(catalog.search('cards api', {}, 3)[0]?.endpoint.id, 'billing:GET:/cards');
+  });
+});

@@ -1,0 +1,112 @@
+// Search pages: the first page is the search's own answer, the pages together hold every endpoint
+// that names a query word exactly once, and the total counts them (generated catalogues and queries).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Catalog, MAX_SEARCH_DEPTH } from '../../src/catalog/index.ts';
+import { documentOf, makeEntry, parseQuery } from '../../src/catalog/search.ts';
+import type { HttpMethod, ImportedSpec } from '../../src/model/index.ts';
+import { spec } from './fixtures.ts';
+
+const WORDS = ['invoice', 'customer', 'card', 'refund', 'payout', 'webhook', 'report', 'token'];
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+const endpointArb = fc.record({
+  method: fc.constantFrom(...METHODS),
+  segments: fc.array(fc.constantFrom(...WORDS, '{id}'), { minLength: 1, maxLength: 3 }),
+  summary: fc.array(fc.constantFrom(...WORDS, 'list', 'create', 'the', 'all'), { maxLength: 5 }),
+});
+
+function specOf(name: string, raw: { method: HttpMethod; segments: string[]; summary: string[] }[]): ImportedSpec {
+  const seen = new Set<string>();
+  const inputs = [];
+  for (const r of raw) {
+    const path = `/${r.segments.join('/')}`;
+    if (seen.has(`${r.method} ${path}`)) continue;
+    seen.add(`${r.method} ${path}`);
+    inputs.push({ method: r.method, path, summary: r.summary.join(' ') });
+  }
+  return spec(name, inputs);
+}
+
+/** Endpoints whose index document holds one of the query's terms: what the total counts. */
+function holders(specs: readonly ImportedSpec[], query: string): Set<string> {
+  const terms = new Set(parseQuery(query).terms);
+  const out = new Set<string>();
+  for (const s of specs) {
+    s.endpoints.forEach((e, i) => {
+      const doc = documentOf(makeEntry(e, i + 1, i));
+      for (const field of [doc.s, doc.p, doc.o, doc.t, doc.d, doc.a, doc.e]) if (field.some((t) => terms.has(t))) out.add(e.id);
+    });
+  }
+  return out;
+}
+
+describe('Catalog.searchPage', () => {
+  it('pages through every matching endpoint once, first page equal to the search, total equal to the matches', () => {
+    fc.assert(
+      fc.property(
+        fc.array(endpointArb, { minLength: 1, maxLength: 25 }),
+        fc.array(endpointArb, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.constantFrom(...WORDS, 'list', 'delete', 'a'), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 7 }),
+        (a, b, words, size) => {
+          const specs = [specOf('a', a), specOf('b', b)];
+          const catalog = new Catalog(specs);
+          const query = words.join(' ');
+          const first = catalog.searchPage(query, {}, 0, size);
+          assert.deepEqual(
+            first.hits.map((h) => h.endpoint.id),
+            catalog.search(query, {}, size).map((h) => h.endpoint.id),
+          );
+          const all: string[] = [];
+          for (let offset = 0; offset < first.total + size; offset += size) {
+            const page = catalog.searchPage(query, {}, offset, size);
+            assert.equal(page.total, first.total);
+            all.push(...page.hits.map((h) => h.endpoint.id));
+          }
+          assert.equal(new Set(all).size, all.length, 'an endpoint shown twice');
+          assert.equal(all.length, first.total);
+          for (const id of holders(specs, query)) assert.ok(all.includes(id), `${id} names a query word but is on no page`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reaches, after the ranked hits, the endpoints the common-word shortcuts leave unranked', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ method: 'GET' as const, segments: ['customer', `{id}`, `part${i}`], summary: ['customer'] }));
+    const specs = [specOf('a', [...many, { method: 'POST', segments: ['customer', '{id}', 'refund'], summary: ['refund'] }])];
+    const catalog = new Catalog(specs);
+    const query = 'customer refund';
+    const ranked = catalog.search(query, {}, 400).length;
+    const all: string[] = [];
+    let total = 0;
+    for (let offset = 0; offset < 400; offset += 50) {
+      const page = catalog.searchPage(query, {}, offset, 50);
+      total = page.total;
+      all.push(...page.hits.map((h) => h.endpoint.id));
+    }
+    assert.ok(ranked < 301, `expected the shortcut to leave endpoints unranked, ranked ${ranked}`);
+    assert.equal(total, 301);
+    assert.equal(new Set(all).size, 301);
+  });
+
+  it('counts only the endpoints a filter lets through', () => {
+    const s = specOf('a', [
+      { method: 'GET', segments: ['invoice'], summary: ['list'] },
+      { method: 'POST', segments: ['invoice'], summary: ['create'] },
+      { method: 'DELETE', segments: ['invoice', '{id}'], summary: [] },
+    ]);
+    const catalog = new Catalog([s]);
+    assert.equal(catalog.searchPage('invoice', {}, 0, 10).total, 3);
+    assert.equal(catalog.searchPage('invoice', { method: 'DELETE' }, 0, 10).total, 1);
+    assert.equal(catalog.searchPage('invoice', { spec: 'missing' }, 0, 10).total, 0);
+  });
+
+  it(`refuses a page that ends past ${MAX_SEARCH_DEPTH} results, saying how to narrow`, () => {
+    const catalog = new Catalog([specOf('a', [{ method: 'GET', segments: ['invoice'], summary: [] }])]);
+    assert.throws(() => catalog.searchPage('invoice', {}, MAX_SEARCH_DEPTH - 1, 2), /search pages reach 1000 results deep.*/);
+    assert.equal(catalog.searchPage('invoice', {}, MAX_SEARCH_DEPTH - 2, 2).hits.length, 0);
+  });
+});
