@@ -500,9 +500,21 @@ type MiniIndexData = Parameters<typeof MiniSearch.loadJS>[0];
 /** Postings of one term: field id -> short document id -> count of the term in that field. */
 type TermPostings = Record<number, Record<number, number>>;
 
+/** A built index as plain JSON data: what a snapshot stores. */
+export interface IndexImage {
+  readonly mini: MiniIndexData;
+  readonly terms: readonly string[];
+  readonly df: readonly number[];
+  readonly best: readonly number[];
+  /** Per document id: its summary's distinct terms, or null. */
+  readonly summaries: readonly (readonly string[] | null)[];
+}
+
 /** The shared full-text index, plus the ranking that reads it. */
 export class SearchIndex {
-  #mini: MiniSearch<Doc>;
+  /** MiniSearch, loaded from `#data` on the first search (a spec never searched never pays for it). */
+  #mini: MiniSearch<Doc> | undefined;
+  #data: MiniIndexData | undefined;
   /** Document id -> entry (ids are small integers: an array, not a Map). */
   readonly #entries: Entry[] = [];
   #size = 0;
@@ -524,7 +536,7 @@ export class SearchIndex {
   readonly #strong = new WeakMap<Entry, ReadonlySet<string>>();
 
   constructor() {
-    this.#mini = new MiniSearch<Doc>(MINI_OPTIONS);
+    this.#mini = undefined;
   }
 
   get size(): number {
@@ -538,7 +550,26 @@ export class SearchIndex {
 
   /** MiniSearch's serialized form of this index (what `JSON.stringify` of a MiniSearch writes). */
   toJSON(): MiniIndexData {
-    return this.#mini.toJSON();
+    return this.#loaded().toJSON();
+  }
+
+  /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
+  async preload(): Promise<void> {
+    if (this.#mini || !this.#data) return;
+    const data = this.#data;
+    const mini = await MiniSearch.loadJSAsync(data, MINI_OPTIONS);
+    if (!this.#mini) {
+      this.#mini = mini;
+      this.#data = undefined;
+    }
+  }
+
+  #loaded(): MiniSearch<Doc> {
+    if (!this.#mini) {
+      this.#mini = this.#data ? MiniSearch.loadJS(this.#data, MINI_OPTIONS) : new MiniSearch<Doc>(MINI_OPTIONS);
+      this.#data = undefined;
+    }
+    return this.#mini;
   }
 
   /** Every indexed term with its document frequency. */
@@ -555,7 +586,7 @@ export class SearchIndex {
     if (this.#size > 0) throw new Error('SearchIndex.add: an index is built once');
     const texts: TextCache = new Map();
     const docs = entries.map((entry) => documentOf(entry, paths, texts));
-    this.#mini = MiniSearch.loadJS(this.#build(docs), MINI_OPTIONS);
+    this.#data = this.#build(docs);
     for (let i = 0; i < docs.length; i++) {
       const entry = entries[i]!;
       this.#entries[entry.doc] = entry;
@@ -563,6 +594,36 @@ export class SearchIndex {
       if (s !== EMPTY_FIELD) this.#summaries[entry.doc] = distinct(s);
     }
     this.#size = entries.length;
+  }
+
+  /** This index in a form that can be stored and restored without re-tokenizing (snapshots). */
+  image(): IndexImage {
+    const terms = [...this.#df.keys()];
+    return {
+      // As built (or restored), without loading MiniSearch just to serialize it again.
+      mini: this.#data ?? this.#loaded().toJSON(),
+      terms,
+      df: terms.map((t) => this.#df.get(t)!),
+      best: terms.map((t) => this.#best.get(t) ?? 0),
+      summaries: this.#entries.map((e) => (e ? (this.#summaries[e.doc] ?? null) : null)),
+    };
+  }
+
+  /** The index `image()` described, over `entries` made as when it was built (same order and doc ids). */
+  static restore(entries: readonly Entry[], image: IndexImage): SearchIndex {
+    const index = new SearchIndex();
+    index.#data = image.mini;
+    image.terms.forEach((t, i) => {
+      index.#df.set(t, image.df[i]!);
+      index.#best.set(t, image.best[i]!);
+    });
+    for (const entry of entries) {
+      index.#entries[entry.doc] = entry;
+      const s = image.summaries[entry.doc];
+      if (s) index.#summaries[entry.doc] = s;
+    }
+    index.#size = entries.length;
+    return index;
   }
 
   #entry(doc: number): Entry | undefined {
@@ -825,7 +886,7 @@ export class SearchIndex {
     boostDocument = this.#gateCommon(searched, prefix, boostDocument);
     const scale = options.termScale;
     const run = (fuzzy: boolean) =>
-      this.#mini.search(searched.join(' '), {
+      this.#loaded().search(searched.join(' '), {
         ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
         boostTerm: scale ? (term) => (weights.get(term) ?? 1) * scale(term) : (term) => weights.get(term) ?? 1,

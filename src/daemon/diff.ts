@@ -41,6 +41,19 @@ export function prepareDiff(spec: ImportedSpec): void {
   fingerprints(spec);
 }
 
+/** Fingerprints of `spec`'s endpoints in endpoint order (computed where the documents are: a worker). */
+export function fingerprintList(spec: ImportedSpec): string[] {
+  const prints = fingerprints(spec);
+  return spec.endpoints.map((e) => prints.get(e.id) ?? '');
+}
+
+/** Fingerprints computed elsewhere (`fingerprintList`) for a spec rebuilt without its documents. */
+export function presetFingerprints(spec: ImportedSpec, prints: readonly string[]): void {
+  const out = new Map<string, string>();
+  spec.endpoints.forEach((e, i) => out.set(e.id, prints[i] ?? ''));
+  FINGERPRINTS.set(spec, out);
+}
+
 function fingerprints(spec: ImportedSpec): Map<string, string> {
   const known = FINGERPRINTS.get(spec);
   if (known) return known;
