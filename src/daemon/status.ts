@@ -72,6 +72,7 @@ export function buildStatus(input: StatusInput): StatusResult {
     pendingConfig: input.pending.config,
     loading: input.loading,
     ...(input.updating ? { updating: input.updating } : {}),
+    eventLoop: input.metrics.eventLoop(),
   };
 }
 
