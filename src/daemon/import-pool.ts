@@ -75,6 +75,21 @@ export class ImportPool {
     return result;
   }
 
+  /**
+   * Starts the worker now, before any job: its modules load while the main thread does other
+   * start-up work. It stops again after the idle time if no job comes.
+   */
+  warm(): void {
+    if (this.#closed || this.#worker) return;
+    try {
+      this.#start().unref();
+      this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+      this.#idle.unref();
+    } catch {
+      // The first job will say why.
+    }
+  }
+
   #send(job: ImportJob): Promise<JobReply> {
     if (this.#closed) return Promise.resolve({ id: job.id, kind: 'inline', reason: 'the import worker is closed' });
     if (this.#idle) clearTimeout(this.#idle);

@@ -6,7 +6,8 @@
 import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
-import { decodeCore, readSnapshot, snapshotKey, specFromCore, type DetailSource } from '../snapshot/index.ts';
+import { stat } from 'node:fs/promises';
+import { decodeCore, readSnapshot, snapshotFile, snapshotKey, specFromCore, type DetailSource } from '../snapshot/index.ts';
 import { presetFingerprints } from './diff.ts';
 import type { FileDigests } from './digests.ts';
 import { setLoadNote } from './load-notes.ts';
@@ -28,6 +29,22 @@ export class SpecLoader {
 
   constructor(options: LoaderOptions) {
     this.#options = options;
+  }
+
+  /**
+   * Start-up: when a spec has no snapshot file yet, the worker is started at once, so it loads
+   * its modules while the snapshots that exist are read.
+   */
+  async warmIfNeeded(specs: readonly { file: string; options: ImportOptions }[]): Promise<void> {
+    const dir = this.#options.dir;
+    const missing = async (s: { file: string; options: ImportOptions }) =>
+      dir === undefined || !(await stat(snapshotFile(dir, snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([s.file, s.options]) }))).then(() => true, () => false));
+    for (const s of specs) {
+      if (await missing(s)) {
+        this.#pool.warm();
+        return;
+      }
+    }
   }
 
   /**

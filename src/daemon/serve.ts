@@ -76,6 +76,7 @@ export async function importConfigured(config: Config): Promise<ImportOutcome[]>
  */
 async function loadConfigured(config: Config, loader: SpecLoader): Promise<ImportOutcome[]> {
   const specs = config.specs;
+  await loader.warmIfNeeded(specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) })));
   const outcomes = new Array<ImportOutcome>(specs.length);
   let next = 0;
   const lane = async () => {
