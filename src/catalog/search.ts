@@ -502,7 +502,8 @@ type TermPostings = Record<number, Record<number, number>>;
 
 /** A built index as plain JSON data: what a snapshot stores. */
 export interface IndexImage {
-  readonly mini: MiniIndexData;
+  /** MiniSearch's serialized form, or how to get it (a snapshot keeps it undecoded until the first search). */
+  readonly mini: MiniIndexData | (() => MiniIndexData);
   readonly terms: readonly string[];
   readonly df: readonly number[];
   readonly best: readonly number[];
@@ -514,7 +515,7 @@ export interface IndexImage {
 export class SearchIndex {
   /** MiniSearch, loaded from `#data` on the first search (a spec never searched never pays for it). */
   #mini: MiniSearch<Doc> | undefined;
-  #data: MiniIndexData | undefined;
+  #data: MiniIndexData | (() => MiniIndexData) | undefined;
   /** Document id -> entry (ids are small integers: an array, not a Map). */
   readonly #entries: Entry[] = [];
   #size = 0;
@@ -556,7 +557,7 @@ export class SearchIndex {
   /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
   async preload(): Promise<void> {
     if (this.#mini || !this.#data) return;
-    const data = this.#data;
+    const data = typeof this.#data === 'function' ? this.#data() : this.#data;
     const mini = await MiniSearch.loadJSAsync(data, MINI_OPTIONS);
     if (!this.#mini) {
       this.#mini = mini;
@@ -566,7 +567,8 @@ export class SearchIndex {
 
   #loaded(): MiniSearch<Doc> {
     if (!this.#mini) {
-      this.#mini = this.#data ? MiniSearch.loadJS(this.#data, MINI_OPTIONS) : new MiniSearch<Doc>(MINI_OPTIONS);
+      const data = typeof this.#data === 'function' ? this.#data() : this.#data;
+      this.#mini = data ? MiniSearch.loadJS(data, MINI_OPTIONS) : new MiniSearch<Doc>(MINI_OPTIONS);
       this.#data = undefined;
     }
     return this.#mini;
@@ -601,7 +603,7 @@ export class SearchIndex {
     const terms = [...this.#df.keys()];
     return {
       // As built (or restored), without loading MiniSearch just to serialize it again.
-      mini: this.#data ?? this.#loaded().toJSON(),
+      mini: (typeof this.#data === 'function' ? this.#data() : this.#data) ?? this.#loaded().toJSON(),
       terms,
       df: terms.map((t) => this.#df.get(t)!),
       best: terms.map((t) => this.#best.get(t) ?? 0),

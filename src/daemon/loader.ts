@@ -70,7 +70,7 @@ export class SpecLoader {
   /** The spec a snapshot holds, or why it cannot serve (files changed, bytes damaged). */
   async #fromSnapshot(bytes: Buffer, source: DetailSource): Promise<ImportedSpec | string> {
     let spec: ImportedSpec;
-    let prints: readonly string[];
+    let prints: Buffer;
     let core;
     try {
       core = await decodeCore(bytes, pause);

@@ -25,10 +25,12 @@ export interface CoreData {
   readonly meta: SpecMeta;
   /** Endpoints with each `SchemaLink` replaced by `{ $link: n }` (a row of `links`). */
   readonly endpoints: readonly Endpoint[];
-  readonly links: string;
+  /** The link table as JSON bytes (outside the heap), parsed when a schema is first followed. */
+  readonly links: Buffer;
+  /** The index; its postings stay undecoded bytes until the first search that needs them. */
   readonly index: IndexImage;
-  /** Change fingerprint per endpoint (same order), for `svc update`'s report. */
-  readonly prints: readonly string[];
+  /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
+  readonly prints: Buffer;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
   readonly digests: readonly string[];
   /** Byte length and sha256 of each file's part of the detail, in `meta.files` order. */
@@ -56,8 +58,7 @@ const CHUNK_BYTES = 128 * 1024;
 interface Head {
   readonly v: number;
   readonly meta: SpecMeta;
-  readonly links: string;
-  readonly prints: readonly string[];
+  readonly endpointCount: number;
   readonly digests: readonly string[];
   readonly parts: readonly DetailPart[];
   readonly endpointChunks: number;
@@ -66,7 +67,7 @@ interface Head {
   readonly strings: readonly string[];
   /** Values endpoints share (servers, security), by number. */
   readonly shared: readonly unknown[];
-  readonly index: Omit<IndexImage, 'mini'> & { readonly mini: Omit<IndexImage['mini'], 'index'> };
+  readonly index: Omit<IndexImage, 'mini'> & { readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'> };
 }
 
 /**
@@ -105,15 +106,14 @@ export function encodeSpec(
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
   const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
   const { endpoints: _e, schemas: _s, ...meta } = spec;
-  const { index: postings, ...miniHead } = index.mini;
+  const { index: postings, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
   const postingChunks = chunks(postings);
   const head: Head = {
     v: CODEC_VERSION,
     meta,
-    links: JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)),
-    prints,
+    endpointCount: endpoints.length,
     digests,
     parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })),
     endpointChunks: endpointChunks.length,
@@ -122,7 +122,8 @@ export function encodeSpec(
     shared: table.shared.map((text) => JSON.parse(text) as unknown),
     index: { ...index, mini: miniHead },
   };
-  const parts = [Buffer.from(JSON.stringify(head)), ...endpointChunks, ...postingChunks];
+  const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
+  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -225,45 +226,49 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4) throw new Error('spec image too short');
   const count = buf.readUInt32LE(0);
-  if (count < 1 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
+  if (count < 3 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
   let at = 4 * (count + 1);
-  const part = (i: number): unknown => {
+  /** Part `i` as its own bytes (a copy: the core's buffer can go once decoded). */
+  const raw = (i: number): Buffer => {
     const length = buf.readUInt32LE(4 * (i + 1));
     if (at + length > buf.length) throw new Error('spec image is cut short');
-    const text = buf.toString('utf8', at, at + length);
+    const out = Buffer.from(buf.subarray(at, at + length));
     at += length;
-    return JSON.parse(text) as unknown;
+    return out;
   };
+  const part = (i: number): unknown => JSON.parse(raw(i).toString('utf8')) as unknown;
   const head = part(0) as Partial<Head> | null;
-  if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || !Array.isArray(head.prints) || typeof head.links !== 'string') {
+  if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 1 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+  if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
+  const links = raw(1);
+  const prints = raw(2);
   const endpoints: Endpoint[] = [];
-  const postings: IndexImage['mini']['index'] = [];
-  for (let i = 1; i < count; i++) {
+  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
-    if (i <= head.endpointChunks!) for (const item of items) endpoints.push(expand(item as Loose, head.strings ?? [], head.shared ?? []));
-    else for (const item of items) postings.push(item as IndexImage['mini']['index'][number]);
+    for (const item of items) endpoints.push(expand(item as Loose, head.strings ?? [], head.shared ?? []));
   }
+  const postings: Buffer[] = [];
+  for (let i = 3 + head.endpointChunks!; i < count; i++) postings.push(raw(i));
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
-  if (head.prints.length !== endpoints.length) throw new Error('spec image parts do not agree');
+  if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
-  return {
-    v: h.v,
-    meta: h.meta,
-    endpoints,
-    links: h.links,
-    index: { ...h.index, mini: { ...h.index.mini, index: postings } as IndexImage['mini'] },
-    prints: h.prints,
-    digests: h.digests,
-    parts: h.parts,
+  const miniHead = h.index.mini;
+  // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
+  const mini = (): MiniData => {
+    const index: MiniData['index'] = [];
+    for (const p of postings) for (const item of JSON.parse(p.toString('utf8')) as MiniData['index']) index.push(item);
+    return { ...miniHead, index } as MiniData;
   };
+  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, mini }, prints, digests: h.digests, parts: h.parts };
 }
+
+type MiniData = Exclude<IndexImage['mini'], () => unknown>;
 
 /** Every object of a document by identity -> its JSON pointer (how a link names its node). */
 function collectPlaces(root: object, base: string, out: Map<object, string>): void {

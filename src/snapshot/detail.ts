@@ -56,7 +56,7 @@ class SpecDetail {
   }
 
   #row(row: number): LinkRow {
-    this.#rows ??= JSON.parse(this.#core.links) as LinkRow[];
+    this.#rows ??= JSON.parse(this.#core.links.toString('utf8')) as LinkRow[];
     return this.#rows[row] ?? [0, null, null];
   }
 
