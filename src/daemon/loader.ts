@@ -7,7 +7,7 @@ import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
 import { stat } from 'node:fs/promises';
-import { decodeCore, readSnapshot, snapshotFile, snapshotKey, specFromCore, type DetailSource } from '../snapshot/index.ts';
+import { decodeCore, pruneSnapshots, readSnapshot, snapshotFile, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
 import { presetFingerprints } from './diff.ts';
 import type { FileDigests } from './digests.ts';
 import { setLoadNote } from './load-notes.ts';
@@ -26,6 +26,7 @@ const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 export class SpecLoader {
   readonly #options: LoaderOptions;
   readonly #pool = new ImportPool();
+  #closed = false;
 
   constructor(options: LoaderOptions) {
     this.#options = options;
@@ -59,7 +60,10 @@ export class SpecLoader {
       const read = await readSnapshot(dir, key);
       if (read.ok) {
         const loaded = await this.#fromSnapshot(read.core, { file: read.file, offset: read.detailOffset });
-        if (typeof loaded !== 'string') return { ok: true, spec: loaded };
+        if (typeof loaded !== 'string') {
+          void touchSnapshot(read.file);
+          return { ok: true, spec: loaded };
+        }
         why = `rebuilt: ${loaded}`;
       } else why = read.reason === 'missing' ? 'rebuilt: no snapshot yet' : `rebuilt: snapshot damaged (${read.detail})`;
     } else if (dir !== undefined) why = 'imported';
@@ -93,6 +97,10 @@ export class SpecLoader {
 
   async #fromReply(reply: JobReply, file: string, options: ImportOptions, why: string, starting: boolean): Promise<ImportOutcome> {
     if (reply.kind === 'failed') return reply.outcome;
+    if (reply.kind === 'inline' && this.#closed) {
+      // Shutting down: no point importing on this thread now.
+      return { ok: false, name: options.name, collection: options.collection, file, errors: [{ severity: 'error', code: 'shutting-down', message: 'svc is shutting down', file }], warnings: [], files: [file] };
+    }
     if (reply.kind === 'inline') {
       // The worker could not do it (it stopped, or the documents cannot be encoded): import here.
       const { importSpec } = await import('../import/index.ts');
@@ -114,7 +122,13 @@ export class SpecLoader {
     return { ok: true, spec };
   }
 
+  /** Removes snapshots no start has used for 30 days (in the background, after start-up). */
+  async prune(): Promise<void> {
+    if (this.#options.dir !== undefined) await pruneSnapshots(this.#options.dir);
+  }
+
   close(): Promise<void> {
+    this.#closed = true;
     return this.#pool.close();
   }
 }

@@ -214,6 +214,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
       reportOutcomes(result, log, performance.now() - started);
+      void loading?.then((l) => l.prune());
       void services?.seed(config, result);
     },
     (error: unknown) => {

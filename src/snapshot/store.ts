@@ -11,7 +11,7 @@
 // the old file or the new one.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { CODEC_VERSION, sha256 } from './codec.ts';
@@ -124,4 +124,42 @@ export async function writeSnapshot(dir: string, key: string, core: Uint8Array, 
 /** Where a snapshot for `key` lives (for messages and tests). */
 export function snapshotFile(dir: string, key: string): string {
   return join(dir, `${key}.snap`);
+}
+
+/** Snapshots not used for this long are removed (a svc version or config entry gone by). */
+const UNUSED_MS = 30 * 24 * 3600 * 1000;
+
+/** Marks a snapshot as used now (its age is what `prune` goes by). */
+export async function touchSnapshot(file: string): Promise<void> {
+  const now = new Date();
+  await utimes(file, now, now).catch(() => {});
+}
+
+/**
+ * Removes snapshots unused for 30 days and temp files left by a write that died. Other daemons
+ * (other configs) share the folder, so age is the only safe test. Never throws.
+ */
+export async function pruneSnapshots(dir: string, now = Date.now()): Promise<number> {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^[0-9a-f]{40}\.snap$/.test(name) && !/^\.[0-9a-f]{40}\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      const st = await lstat(file);
+      const limit = name.endsWith('.tmp') ? 24 * 3600 * 1000 : UNUSED_MS;
+      if (st.isFile() && now - st.mtimeMs > limit) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // Gone already, or not ours to judge.
+    }
+  }
+  return removed;
 }

@@ -2,7 +2,7 @@
 // folder. A spec served from its snapshot must be exactly what a fresh import serves; a stale,
 // damaged or unwritable snapshot must end in the fresh import and a note that says why.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -11,7 +11,7 @@ import { loadNote } from '../../src/daemon/load-notes.ts';
 import { SpecLoader } from '../../src/daemon/loader.ts';
 import { importSpec, type ImportOptions } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import { readSnapshot, snapshotKey } from '../../src/snapshot/index.ts';
+import { pruneSnapshots, readSnapshot, snapshotKey } from '../../src/snapshot/index.ts';
 import { CORPUS } from '../search/harness.ts';
 import { served, temp } from './support.ts';
 
@@ -184,5 +184,31 @@ describe('a cache folder that cannot be written', () => {
     await start(loader(cache), path.join(FIXTURES, 'oas30-params/openapi.yaml'), opts('p'));
     assert.equal(statSync(cache).mode & 0o777, 0o700);
     for (const f of readdirSync(cache)) assert.equal(statSync(path.join(cache, f)).mode & 0o777, 0o600, f);
+  });
+});
+
+describe('old snapshots', () => {
+  it('those unused for 30 days and dead temp files go; used ones, recent ones and files not ours stay', async (t) => {
+    const tmp = temp();
+    t.after(() => tmp.cleanup());
+    const cache = path.join(tmp.dir, 'cache');
+    const file = path.join(FIXTURES, 'oas30-params/openapi.yaml');
+    await start(loader(cache), file, opts('p'));
+    const [used] = readdirSync(cache);
+    const day = 24 * 3600 * 1000;
+    const old = new Date(Date.now() - 40 * day);
+    utimesSync(path.join(cache, used!), old, old);
+    // A start that uses it marks it used again.
+    assert.equal((await start(loader(cache), file, opts('p'))).note, 'loaded from snapshot');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stale = `${'a'.repeat(40)}.snap`;
+    const deadTemp = `.${'b'.repeat(40)}.123.cafebabe.tmp`;
+    const foreign = 'notes.txt';
+    for (const name of [stale, deadTemp, foreign]) {
+      writeFileSync(path.join(cache, name), 'x');
+      utimesSync(path.join(cache, name), old, old);
+    }
+    assert.equal(await pruneSnapshots(cache), 2);
+    assert.deepEqual(readdirSync(cache).sort(), [used!, foreign].sort());
   });
 });
