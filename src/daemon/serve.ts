@@ -20,7 +20,11 @@ import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { loadConfig } from '../config/load.ts';
-import { DaemonServices } from './services.ts';
+import { snapshotDir } from '../snapshot/store.ts';
+import { FileDigests } from './digests.ts';
+import type { SpecLoader } from './loader.ts';
+import { DaemonServices, SVC_VERSION } from './services.ts';
+import { importOptions } from './update.ts';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -37,6 +41,11 @@ export interface ServeOptions {
   readonly reload?: () => Promise<Config>;
   /** IPC, watching and updates (src/daemon/services.ts); default on. */
   readonly services?: boolean;
+  /**
+   * Snapshot folder: specs load from their snapshots at start and imports write them (default
+   * `$XDG_CACHE_HOME/svc/snapshots`, else `~/.cache/svc/snapshots`); `false`: no snapshots.
+   */
+  readonly snapshots?: string | false;
 }
 
 export interface Daemon {
@@ -59,6 +68,26 @@ export interface Daemon {
 export async function importConfigured(config: Config): Promise<ImportOutcome[]> {
   const { importAll } = await import('../import/index.ts');
   return importAll(config.specs, config.limits);
+}
+
+/**
+ * Loads every spec of `config` for serving: from snapshots where they match, else imported in the
+ * worker thread. Snapshot reads overlap a little (they wait on the disk); imports run one at a time.
+ */
+async function loadConfigured(config: Config, loader: SpecLoader): Promise<ImportOutcome[]> {
+  const specs = config.specs;
+  await loader.warmIfNeeded(specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) })));
+  const outcomes = new Array<ImportOutcome>(specs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < specs.length) {
+      const i = next++;
+      const sc = specs[i]!;
+      outcomes[i] = await loader.load(sc.path, importOptions(sc, config), true);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, specs.length) }, lane));
+  return outcomes;
 }
 
 export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {
@@ -118,6 +147,19 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
 
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
+  const env = options.env ?? process.env;
+  const digests = new FileDigests();
+  // The loader (snapshots, the import worker) comes in with the first load, after the transport is up.
+  let loading: Promise<SpecLoader> | undefined;
+  const loader = (): Promise<SpecLoader> =>
+    (loading ??= import('./loader.ts').then(
+      ({ SpecLoader: Loader }) =>
+        new Loader({
+          dir: options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env))),
+          svcVersion: SVC_VERSION,
+          digests,
+        }),
+    ));
   let session: SessionContext = { catalog, config, invoker };
   // Before the import and the transport: a second daemon on the same socket stops here with a clear
   // message, and the watcher is on before any spec file is read.
@@ -128,6 +170,8 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           config,
           catalog,
           reload: options.reload ?? (() => loadConfig(config.file)),
+          importSpec: async (file, o) => (await loader()).load(file, o, false),
+          digests,
           context: () => session,
           onConfigChanged: (next) => {
             // Calls in flight keep the context they started with; the next call sees the new one.
@@ -146,13 +190,14 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   let loaded = false;
   const ready = importing.then(() => {
     started = performance.now();
-    return importConfigured(config);
+    return loader().then((l) => loadConfigured(config, l));
   }).then(
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
       loaded = true;
       reportOutcomes(result, log, performance.now() - started);
+      void loading?.then((l) => l.prune());
       void services?.seed(config, result);
     },
     (error: unknown) => {
@@ -177,6 +222,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       await services?.stopWatching();
       await handle?.close();
       await services?.close();
+      await (await loading)?.close();
       resolveClosed();
     })());
   const hooks = services
