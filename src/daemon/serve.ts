@@ -20,6 +20,7 @@ import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { loadConfig } from '../config/load.ts';
+import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
 import { FileDigests } from './digests.ts';
 import type { SpecLoader } from './loader.ts';
@@ -152,11 +153,12 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   // The loader (snapshots, the import worker) comes in with the first load, after the transport is up.
   let loading: Promise<SpecLoader> | undefined;
   const loader = (): Promise<SpecLoader> =>
-    (loading ??= import('./loader.ts').then(
-      ({ SpecLoader: Loader }) =>
+    (loading ??= Promise.all([import('./loader.ts'), buildFingerprint()]).then(
+      ([{ SpecLoader: Loader }, build]) =>
         new Loader({
           dir: options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env))),
-          svcVersion: SVC_VERSION,
+          // The version alone would let a snapshot made by other code of the same version serve.
+          svcVersion: `${SVC_VERSION}+${build}`,
           digests,
         }),
     ));
