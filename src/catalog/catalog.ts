@@ -243,6 +243,8 @@ interface Scratch {
   termMark: Int32Array;
   /** Which query last touched the spec (its `text` and `postings` are valid for that query only). */
   queryMark: Int32Array;
+  /** How many of the query's terms (or words they begin) the spec holds. */
+  held: Int32Array;
 }
 
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
@@ -742,10 +744,11 @@ export class Catalog {
         scale: new Float64Array(n),
         termMark: new Int32Array(n),
         queryMark: new Int32Array(n),
+        held: new Int32Array(n),
       };
       this.#mark = 0;
     }
-    const { text, postings, best, scale, termMark, queryMark } = scratch;
+    const { text, postings, best, scale, termMark, queryMark, held } = scratch;
     const query = ++this.#mark;
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
@@ -766,6 +769,7 @@ export class Catalog {
             queryMark[p] = query;
             text[p] = 0;
             postings[p] = 0;
+            held[p] = 0;
             touched.push(state);
           }
           if (termMark[p] !== term) {
@@ -773,6 +777,7 @@ export class Catalog {
             best[p] = 0;
             scale[p] = 1;
             termTouched.push(p);
+            held[p] = held[p]! + 1;
           }
           if (own) {
             const df = stats[2 * i]!;
@@ -792,7 +797,7 @@ export class Catalog {
     const out: { state: SpecState; spec: number; bound: number; postings: number }[] = [];
     for (const state of touched) {
       const p = state.position;
-      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor), postings: postings[p]! });
+      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]! });
     }
     out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;

@@ -20,8 +20,6 @@ export interface ParsedQuery {
   readonly paths: readonly string[];
   /** The query speaks of many things ("all", plural nouns): prefer collections. */
   readonly plural: boolean;
-  /** The query points at one thing ("this", "a", an id): prefer items. */
-  readonly single: boolean;
   /** Shaped like a command ("buy a number", "set up an alert"): it asks to act, even with a verb we do not know. */
   readonly imperative: boolean;
   /** Every term the query says, its verbs included: compared with what an endpoint's summary says. */
@@ -50,8 +48,6 @@ export class QueryTooLargeError extends SvcError {
 }
 
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'this', 'that', 'some', 'our', 'your', 'its', 'their', 'new']);
-/** Words that point at one particular thing. */
-const SINGULAR_POINTERS = new Set(['a', 'an', 'this', 'that', 'one', 'single', 'given', 'specific']);
 const PARTICLES = new Set(['up', 'out', 'down', 'on', 'off', 'in', 'back', 'over']);
 const SELF_WORDS = new Set(['i', 'current', 'authenticated', 'logged']);
 /** Weight of the `me` a self word adds. */
@@ -137,7 +133,6 @@ export function parseQuery(query: string): ParsedQuery {
     lower.length >= 2 &&
     !isPluralWord(lower[0]!) &&
     (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
-  const single = !plural && lower.some((w) => SINGULAR_POINTERS.has(w));
   return {
     imperative,
     said: new Set([...terms, ...verbTerms]),
@@ -148,7 +143,6 @@ export function parseQuery(query: string): ParsedQuery {
     ...(method ? { method } : {}),
     paths,
     plural,
-    single,
     exact: exactKey(query),
     verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
   };

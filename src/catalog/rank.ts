@@ -81,13 +81,15 @@ function fieldCoverage(r: SearchResult, q: ParsedQuery): number {
  * An upper bound of every score `SearchIndex.rank` can give a document of one index for `parsed`,
  * from sums over the query's terms t (each with its weight w and the caller's `termScale` s):
  * `text` = sum of w x s x (best(t) + `WEIGHTS.prefix` x best(x) for each longer word x that t may
- * expand to), `postings` = sum of df(t), and `lateFactor` = `lateGainBound` of the weights.
+ * expand to), `postings` = sum of df(t), `lateFactor` = `lateGainBound` of the weights, and
+ * `held` = how many of the query's terms (or words they begin) the index holds.
  */
-export function boundOf(parsed: BoundQuery & { readonly terms: readonly string[] }, text: number, postings: number, lateFactor: number): number {
+export function boundOf(parsed: BoundQuery, text: number, postings: number, lateFactor: number, held: number): number {
   // Past the postings budget some terms are checked on candidates and multiply the score instead.
   if (postings > POSTINGS_BUDGET) text *= lateFactor;
-  // MiniSearch multiplies a document's score by the number of query terms it matched.
-  return (text * Math.max(1, parsed.terms.length)) ** WEIGHTS.textExponent * factorBound(parsed);
+  // MiniSearch multiplies a document's score by the number of query terms it matched: at most the
+  // number of them (or words they begin) the index holds.
+  return (text * Math.max(1, held)) ** WEIGHTS.textExponent * factorBound(parsed);
 }
 
 export interface RankOptions {

@@ -11,7 +11,6 @@ interface Row {
     hinted: boolean;
     method: string | null;
     plural: boolean;
-    single: boolean;
     imperative: boolean;
     terms: readonly string[];
     paths: readonly string[];
@@ -42,8 +41,8 @@ const ROWS: readonly Row[] = [
   // One thing or many.
   { query: 'all invoices', expect: { plural: true } },
   { query: 'recent messages', expect: { plural: true } },
-  { query: 'get this invoice', expect: { plural: false, single: true } },
-  { query: 'invoice', expect: { plural: false, single: false } },
+  { query: 'get this invoice', expect: { plural: false } },
+  { query: 'invoice', expect: { plural: false } },
   // A command with a verb we do not know.
   { query: 'buy a number', expect: { imperative: true, intent: null }, family: 'imperative' },
   { query: 'set up an alert', expect: { imperative: true }, family: 'imperative' },
@@ -69,7 +68,6 @@ function check(row: Row): string | undefined {
   if (e.hinted !== undefined) eq('hinted', q.hinted, e.hinted);
   if (e.method !== undefined) eq('method', q.method ?? null, e.method);
   if (e.plural !== undefined) eq('plural', q.plural, e.plural);
-  if (e.single !== undefined) eq('single', q.single, e.single);
   if (e.imperative !== undefined) eq('imperative', q.imperative, e.imperative);
   if (e.terms !== undefined) eq('terms', q.terms, e.terms);
   if (e.paths !== undefined) eq('paths', q.paths, e.paths);
