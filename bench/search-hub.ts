@@ -12,7 +12,7 @@ import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds } from '../test/search/apis.ts';
 import { loadQueries, resolveIds } from '../test/search/harness.ts';
-import { type Figures, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
+import { type Figures, type QueryResult, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
 
 export interface HubResult {
   readonly apis: number;
@@ -25,6 +25,8 @@ export interface HubResult {
   readonly maxHeapMB: number;
   readonly test?: Figures;
   readonly dev?: Figures;
+  /** The development queries' results at hub scale, for `--misses` (test results are never kept). */
+  readonly devResults?: readonly QueryResult[];
 }
 
 /** Install the pinned package into the cache folder when absent; returns its `api` folder. */
@@ -82,12 +84,11 @@ export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: st
     evalSpecs.flatMap((s) => s.endpoints),
   );
   const search = ourSearcher(catalog);
-  const score = (set: 'dev' | 'test') => {
-    const qs = queries.filter((q) => q.set === set);
-    return qs.length > 0 ? figures(runQueries(qs, search, 'whole')) : undefined;
-  };
-  const test = score('test');
-  const dev = score('dev');
+  const run = (set: 'dev' | 'test') => runQueries(queries.filter((q) => q.set === set), search, 'whole');
+  const testResults = run('test');
+  const devResults = run('dev');
+  const test = testResults.length > 0 ? figures(testResults) : undefined;
+  const dev = devResults.length > 0 ? figures(devResults) : undefined;
   const { heap_size_limit } = (await import('node:v8')).getHeapStatistics();
   return {
     apis: evalSpecs.length + hubSpecs.length,
@@ -99,7 +100,7 @@ export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: st
     heapMB,
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
-    ...(dev ? { dev } : {}),
+    ...(dev ? { dev, devResults } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type IndexImage, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
-import { WEIGHTS, lateGainBound } from './weights.ts';
+import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
 export type { IndexImage } from './search.ts';
@@ -250,9 +250,6 @@ interface Scratch {
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
 /** How deep search pages reach (offset + limit). */
 export const MAX_SEARCH_DEPTH = 1000;
-/** A word names specs only when it names at most this many (or this share of the catalogue's specs), and as many other specs use it at most. */
-const MAX_NAMED_SPECS = 3;
-const NAMED_SHARE = 0.01;
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
 
@@ -575,23 +572,29 @@ export class Catalog {
   /**
    * The specs among `states` the query names, and the query without the naming words (unless they
    * are all it says). A word names a spec when it is one of the spec's name words (`specNameTerms`),
-   * few specs are named by it, and few other specs use it in their endpoints: "zoom" in a catalogue
-   * of unrelated APIs, not "user" because one API is called "User Service".
+   * few specs are named by it (or a vendor's group of them, see `SPEC_NAMING`), and few other specs
+   * use it in their endpoints: "zoom" in a catalogue of unrelated APIs, not "user" because one API
+   * is called "User Service".
    */
   #namedSpecs(
     parsed: ParsedQuery,
     states: readonly SpecState[],
   ): { named: SpecState[]; query: ParsedQuery } | undefined {
     const member = states === this.#states ? undefined : new Set(states);
-    const limit = Math.max(MAX_NAMED_SPECS, Math.ceil(NAMED_SHARE * this.#states.length));
+    const total = this.#states.length;
+    const few = Math.max(SPEC_NAMING.fewSpecs, Math.ceil(SPEC_NAMING.fewShare * total));
+    const group = Math.max(few, Math.ceil(SPEC_NAMING.groupShare * total));
     const named = new Set<SpecState>();
     const naming = new Set<string>();
     for (const t of parsed.terms) {
       const namers = this.#nameHolders.get(t);
-      if (!namers || namers.length > limit) continue;
+      if (!namers || namers.length > group) continue;
+      const namerSet = new Set(namers);
       let others = 0;
-      for (const h of this.#holders.get(t)?.states ?? []) if (!namers.includes(h) && (!member || member.has(h))) others++;
-      if (others > limit) continue;
+      for (const h of this.#holders.get(t)?.states ?? []) if (!namerSet.has(h) && (!member || member.has(h))) others++;
+      // A word naming a vendor's many APIs ("every API of one company") still names them while
+      // few other specs use it; a word naming a handful must be that rare outside them too.
+      if (others > few) continue;
       let any = false;
       for (const s of namers) {
         if (member && !member.has(s)) continue;

@@ -63,6 +63,15 @@ export const WEIGHTS = {
   summaryFit: 0.6,
 } as const;
 
+/**
+ * When a query's word names APIs (a word of their name, title or host; see spec-names.ts): it names
+ * at most `fewSpecs` specs (or `fewShare` of the catalogue) and as many other specs use it at most;
+ * or it names a vendor's group of up to `groupShare` of the catalogue and still few others use it.
+ * (Keeping only the specs named by the most specific words, rather than all named, lowered the
+ * development figures at hub scale.)
+ */
+export const SPEC_NAMING = { fewSpecs: 3, fewShare: 0.01, groupShare: 0.05 } as const;
+
 export const FIELD_KEYS = Object.keys(WEIGHTS.fields) as Field[];
 
 /** The fields of the parts of a query `factorBound` needs. */

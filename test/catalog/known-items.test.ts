@@ -87,3 +87,29 @@ describe('which API', () => {
     assert.equal(catalog.search('cards api', {}, 3)[0]?.endpoint.id, 'billing:GET:/cards');
   });
 });
+
+describe('a word naming a vendor\'s many APIs', () => {
+  // 100 specs: 5 of one vendor (more than the 3 a rare name word may name, within the 5% a vendor's
+  // group may fill), and 95 others with the better text match for "list widgets".
+  const vendor = Array.from({ length: 5 }, (_, i) =>
+    spec(`zorblax-part${i}`, [{ method: 'GET', path: `/part${i}/widgets`, summary: `List the widgets of part ${i} in detail` }], { title: `Zorblax part ${i}` }),
+  );
+  const others = Array.from({ length: 95 }, (_, i) => spec(`other${i}`, [{ method: 'GET', path: '/widgets', summary: 'List widgets' }]));
+
+  it('ranks the vendor\'s APIs first when few other APIs use the word', () => {
+    const catalog = new Catalog([...others, ...vendor]);
+    const top = catalog.search('list widgets in zorblax', {}, 5);
+    assert.deepEqual(
+      top.map((h) => h.endpoint.spec.startsWith('zorblax-')),
+      [true, true, true, true, true],
+    );
+  });
+
+  it('does not when the word is as common outside the group (a thing, not a name)', () => {
+    const users = others.map((o, i) =>
+      i < 4 ? spec(`${o.name}-z`, [{ method: 'GET', path: '/widgets', summary: 'List widgets' }, { method: 'GET', path: '/zorblax', summary: 'Get zorblax' }]) : o,
+    );
+    const catalog = new Catalog([...users, ...vendor]);
+    assert.equal(catalog.search('list widgets in zorblax', {}, 5)[0]?.endpoint.spec.startsWith('zorblax-'), false);
+  });
+});
