@@ -245,6 +245,8 @@ interface Scratch {
   queryMark: Int32Array;
   /** How many of the query's terms (or words they begin) the spec holds. */
   held: Int32Array;
+  /** The specificity (over specs) of the query's own words the spec holds, summed. */
+  cover: Float64Array;
 }
 
 const EMPTY: readonly Endpoint[] = Object.freeze([]);
@@ -703,9 +705,9 @@ export class Catalog {
         fuzzy: false,
         termScale: scaleFor(c.state.index),
         order: byPosition,
-        ...(floor !== undefined ? { floor } : {}),
+        ...(floor !== undefined ? { floor: c.cover > 0 ? floor / c.cover : Infinity } : {}),
       });
-      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec: c.spec });
+      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: c.cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * c.cover }, spec: c.spec });
       top.sort(better);
       if (top.length > limit) top.length = limit;
     }
@@ -735,7 +737,7 @@ export class Catalog {
     parsed: ParsedQuery,
     globalIdf: ReadonlyMap<string, number>,
     expansions: ReadonlyMap<string, readonly string[]>,
-  ): { state: SpecState; spec: number; bound: number; postings: number }[] {
+  ): { state: SpecState; spec: number; bound: number; postings: number; cover: number }[] {
     const member = states === this.#states ? undefined : new Set(states);
     const n = this.#states.length;
     let scratch = this.#scratch;
@@ -748,10 +750,11 @@ export class Catalog {
         termMark: new Int32Array(n),
         queryMark: new Int32Array(n),
         held: new Int32Array(n),
+        cover: new Float64Array(n),
       };
       this.#mark = 0;
     }
-    const { text, postings, best, scale, termMark, queryMark, held } = scratch;
+    const { text, postings, best, scale, termMark, queryMark, held, cover } = scratch;
     const query = ++this.#mark;
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
@@ -760,6 +763,7 @@ export class Catalog {
       const w = parsed.weights.get(t) ?? 1;
       const term = ++this.#mark;
       termTouched.length = 0;
+      const specificity = Math.log((n + 1) / (this.#holders.get(t)?.states.length ?? n));
       const visit = (h: Holders | undefined, own: boolean) => {
         if (!h) return;
         const hs = h.states;
@@ -773,6 +777,7 @@ export class Catalog {
             text[p] = 0;
             postings[p] = 0;
             held[p] = 0;
+            cover[p] = 0;
             touched.push(state);
           }
           if (termMark[p] !== term) {
@@ -787,6 +792,7 @@ export class Catalog {
             best[p] = stats[2 * i + 1]!;
             scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
             postings[p] = postings[p]! + df;
+            cover[p] = cover[p]! + specificity;
           } else {
             // A prefix match weighs at most `WEIGHTS.prefix` of an exact one.
             best[p] = best[p]! + WEIGHTS.prefix * stats[2 * i + 1]!;
@@ -797,10 +803,16 @@ export class Catalog {
       for (const x of expansions.get(t) ?? []) visit(this.#holders.get(x), false);
       for (const p of termTouched) text[p] = text[p]! + w * scale[p]! * best[p]!;
     }
-    const out: { state: SpecState; spec: number; bound: number; postings: number }[] = [];
+    // An API whose own words cover more of the query (weighted by how few APIs hold each word) is
+    // the likelier one: its scores count as (its cover / the best cover) to a small power.
+    let bestCover = 0;
+    for (const state of touched) bestCover = Math.max(bestCover, cover[state.position]!);
+    const coverPower = WEIGHTS.specCover.perLog * Math.max(0, Math.log(n / WEIGHTS.specCover.from));
+    const out: { state: SpecState; spec: number; bound: number; postings: number; cover: number }[] = [];
     for (const state of touched) {
       const p = state.position;
-      out.push({ state, spec: p, bound: boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]! });
+      const coverFactor = bestCover > 0 && coverPower > 0 ? (cover[p]! / bestCover) ** coverPower : 1;
+      out.push({ state, spec: p, bound: coverFactor * boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]!, cover: coverFactor });
     }
     out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;

@@ -61,6 +61,12 @@ export const WEIGHTS = {
   deprecated: 0.6,
   /** An endpoint whose summary says what the query says and little else: up to 1 + this. */
   summaryFit: 0.6,
+  /**
+   * Over many APIs: an API's scores count as (the specificity of the query words it holds / the
+   * best any API holds) to the power `perLog x ln(APIs / from)` (0 up to `from` APIs): the more APIs,
+   * the more choosing the API matters and the better the API-level specificity tells them apart.
+   */
+  specCover: { perLog: 0.45, from: 32 },
 } as const;
 
 /**

@@ -113,3 +113,24 @@ describe('a word naming a vendor\'s many APIs', () => {
     assert.equal(catalog.search('list widgets in zorblax', {}, 5)[0]?.endpoint.spec.startsWith('zorblax-'), false);
   });
 });
+
+describe('an API whose own words cover the query', () => {
+  // 100 APIs with an exact "List invoices"; one of them also speaks of refunds (held by few APIs).
+  const plain = Array.from({ length: 99 }, (_, i) =>
+    spec(`plain${i}`, [{ method: 'GET', path: '/invoices', summary: 'List invoices' }]),
+  );
+  const covering = spec('covering', [
+    { method: 'GET', path: '/invoices', summary: 'List all the invoices of the account, paginated' },
+    { method: 'POST', path: '/refunds', summary: 'Refund a payment' },
+  ]);
+
+  const rankOf = (catalog: Catalog) => catalog.search('list invoices refund', {}, 10).findIndex((h) => h.endpoint.id === 'covering:GET:/invoices');
+
+  it('ranks its matches above better single-word matches of other APIs, over many APIs', () => {
+    assert.equal(rankOf(new Catalog([...plain, covering])), 1); // after its own refund endpoint
+  });
+
+  it('weighs nothing among a few APIs, where the text match decides', () => {
+    assert.ok(rankOf(new Catalog([...plain.slice(0, 5), covering])) > 1);
+  });
+});

@@ -70,6 +70,26 @@ describe('pruned search', () => {
     );
   });
 
+  it('answers exactly as the exhaustive ranking over many specs, where the API cover weighs in', () => {
+    // Topic words held by a few specs each: the specs' covers of a query differ widely.
+    const TOPICS = ['zebra', 'quartz', 'falcon', 'maple', 'cobalt', 'orchid', 'ember', 'tundra'];
+    const manyQuery = fc.array(fc.constantFrom(...WORDS, ...TOPICS), { minLength: 1, maxLength: 5 }).map((w) => w.join(' '));
+    const specArb = fc.tuple(fc.array(endpointArb, { minLength: 1, maxLength: 4 }), fc.subarray(TOPICS, { maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.array(specArb, { minLength: 150, maxLength: 200 }), manyQuery, fc.integer({ min: 1, max: 8 }), (specInputs, query, limit) => {
+        const specs: ImportedSpec[] = specInputs.map(([inputs, topics], i) => {
+          const seen = new Set<string>();
+          const unique = inputs.filter((x) => !seen.has(`${x.method} ${x.path}`) && seen.add(`${x.method} ${x.path}`));
+          return spec(`s${i}`, unique.map((x, j) => ({ ...x, summary: `${x.summary} ${topics.slice(0, j + 1).join(' ')}` })));
+        });
+        const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+        const exhaustive = new Catalog(specs, { prune: false });
+        assert.deepEqual(firstPage(pruned, query, limit), firstPage(exhaustive, query, limit), query);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   const files = [
     'openapi-3.0/digitalocean/specification/DigitalOcean-public.v2.yaml',
     'openapi-3.0/twilio/twilio_api_v2010.yaml',
