@@ -9,10 +9,52 @@
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
 import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
-import { type Entry, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
+import { type Entry, type IndexImage, type ParsedQuery, type PathCache, PREFIX_MIN, type Ranked, RULES, SearchIndex, boundOf, exactKey, makeEntry, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
+
+export type { IndexImage } from './search.ts';
+
+/**
+ * Specs made ready ahead of `replace` (see `prepareSpec`), so the swap itself stays short. Weak:
+ * a spec dropped before it was served takes its state along.
+ */
+const PREPARED = new WeakMap<ImportedSpec, SpecState>();
+
+/**
+ * Builds what `replace` will need for `spec` now: its listings and its index, restored from
+ * `image` (made by `indexImage` over the same endpoints) when given, else built. The daemon calls
+ * this spec by spec, between other work, so that `replace` of a large catalogue does not hold
+ * the thread for long.
+ */
+export function prepareSpec(spec: ImportedSpec, image?: IndexImage): void {
+  if (!PREPARED.has(spec)) PREPARED.set(spec, new SpecState(spec, image));
+}
+
+/**
+ * `prepareSpec` in steps, awaiting `pause` between them (a few milliseconds of work each), with
+ * the index loaded into MiniSearch ahead of the first search: what the daemon does for a spec an
+ * update brings in, while it keeps answering.
+ */
+export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>): Promise<void> {
+  if (PREPARED.has(spec)) return;
+  const steps = collect(spec);
+  let r = steps.next();
+  while (!r.done) {
+    await pause();
+    r = steps.next();
+  }
+  await pause();
+  const state = new SpecState(spec, image, r.value);
+  await state.index.preload();
+  PREPARED.set(spec, state);
+}
+
+/** Builds the search index of one spec as the catalogue would, as plain data (for a worker or a snapshot). */
+export function indexImage(spec: ImportedSpec): IndexImage {
+  return new SpecState(spec).index.image();
+}
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
 class SpecState {
@@ -25,7 +67,7 @@ class SpecState {
   #paths: PathMaps | undefined;
   readonly deprecated: number;
   /** This spec's own full-text index. */
-  readonly index = new SearchIndex();
+  readonly index: SearchIndex;
   /** Place in the catalogue's spec order (set on every `replace`): breaks ties between equal hits. */
   position = 0;
   /** Terms a query may name this spec by (its name, title, host, collection). */
@@ -33,28 +75,20 @@ class SpecState {
   /** Exact summaries and operationIds (`exactKey`) -> entries, built on the first search. */
   #exact: Map<string, Entry[]> | undefined;
 
-  constructor(spec: ImportedSpec) {
+  constructor(spec: ImportedSpec, image?: IndexImage, collected?: Collected) {
     this.spec = spec;
-    const entries: Entry[] = [];
-    const byId = new Map<string, Entry>();
-    const byTag = new Map<string, Endpoint[]>();
-    let deprecated = 0;
-    const paths: PathCache = new Map();
-    for (const endpoint of spec.endpoints) {
-      // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
-      if (byId.has(endpoint.id)) continue;
-      const entry = makeEntry(endpoint, entries.length + 1, entries.length, paths);
-      entries.push(entry);
-      byId.set(endpoint.id, entry);
-      if (endpoint.deprecated) deprecated++;
-      for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
-    }
+    const { entries, byId, byTag, deprecated, paths } = collected ?? runSteps(collect(spec));
     this.entries = entries;
     this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
     this.byId = byId;
     this.byTag = byTag;
     this.deprecated = deprecated;
-    this.index.add(entries, paths);
+    if (image) {
+      this.index = SearchIndex.restore(entries, image);
+    } else {
+      this.index = new SearchIndex();
+      this.index.add(entries, paths);
+    }
     this.names = specNameTerms(spec);
   }
 
@@ -101,6 +135,45 @@ class SpecState {
       push(byLastTwo, lastTwo(norm), entry);
     }
     return (this.#paths = { byPath, byLastSegment, byLastTwo });
+  }
+}
+
+/** What a spec state is built from, collected in steps (`collect`) so a caller can pause between them. */
+interface Collected {
+  readonly entries: Entry[];
+  readonly byId: Map<string, Entry>;
+  readonly byTag: Map<string, Endpoint[]>;
+  readonly deprecated: number;
+  readonly paths: PathCache;
+}
+
+/** Endpoints per step of `collect`. */
+const STEP = 500;
+
+function* collect(spec: ImportedSpec): Generator<void, Collected> {
+  const entries: Entry[] = [];
+  const byId = new Map<string, Entry>();
+  const byTag = new Map<string, Endpoint[]>();
+  let deprecated = 0;
+  const paths: PathCache = new Map();
+  let n = 0;
+  for (const endpoint of spec.endpoints) {
+    if (++n % STEP === 0) yield;
+    // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
+    if (byId.has(endpoint.id)) continue;
+    const entry = makeEntry(endpoint, entries.length + 1, entries.length, paths);
+    entries.push(entry);
+    byId.set(endpoint.id, entry);
+    if (endpoint.deprecated) deprecated++;
+    for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
+  }
+  return { entries, byId, byTag, deprecated, paths };
+}
+
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
 }
 
@@ -272,7 +345,9 @@ export class Catalog {
         next.push(old);
         kept.add(old);
       } else {
-        const state = new SpecState(spec);
+        const state = PREPARED.get(spec) ?? new SpecState(spec);
+        // A prepared state serves one catalogue: another catalogue given the same spec builds its own.
+        PREPARED.delete(spec);
         next.push(state);
         added.push(state);
       }

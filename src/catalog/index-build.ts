@@ -24,6 +24,17 @@ export type MiniIndexData = Parameters<typeof MiniSearch.loadJS>[0];
 /** Postings of one term: field id -> short document id -> count of the term in that field. */
 type TermPostings = Record<number, Record<number, number>>;
 
+/** A built index as plain data: what a snapshot stores (`SearchIndex.image()` / `SearchIndex.restore`). */
+export interface IndexImage {
+  /** MiniSearch's serialized form, or how to get it (a snapshot keeps it undecoded until the first search). */
+  readonly mini: MiniIndexData | (() => MiniIndexData);
+  readonly terms: readonly string[];
+  readonly df: readonly number[];
+  readonly best: readonly number[];
+  /** Per document id: its summary's distinct terms, or null. */
+  readonly summaries: readonly (readonly string[] | null)[];
+}
+
 /** One spec's index, built: what `SearchIndex` loads. */
 export interface BuiltIndex {
   readonly docs: readonly Doc[];

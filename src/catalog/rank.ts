@@ -4,7 +4,7 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { type Doc, EMPTY_FIELD, type Entry, type PathCache, documentOf } from './document.ts';
 import { factor } from './factor.ts';
-import { type BuiltIndex, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
+import { type BuiltIndex, type IndexImage, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
 import type { ParsedQuery } from './query.ts';
 import { type BoundQuery, WEIGHTS, factorBound, lateGainBound } from './weights.ts';
 
@@ -133,7 +133,9 @@ function distinct(items: readonly string[]): readonly string[] {
 
 /** The shared full-text index, plus the ranking that reads it. */
 export class SearchIndex {
-  #mini: MiniSearch<Doc>;
+  /** MiniSearch, loaded from `#data` on the first search (a spec never searched never pays for it). */
+  #mini: MiniSearch<Doc> | undefined;
+  #data: MiniIndexData | (() => MiniIndexData) | undefined;
   /** Document id -> entry (ids are small integers: an array, not a Map). */
   readonly #entries: Entry[] = [];
   #size = 0;
@@ -155,7 +157,7 @@ export class SearchIndex {
   readonly #strong = new WeakMap<Entry, ReadonlySet<string>>();
 
   constructor() {
-    this.#mini = new MiniSearch<Doc>(MINI_OPTIONS);
+    this.#mini = undefined;
   }
 
   get size(): number {
@@ -169,7 +171,27 @@ export class SearchIndex {
 
   /** MiniSearch's serialized form of this index (what `JSON.stringify` of a MiniSearch writes). */
   toJSON(): MiniIndexData {
-    return this.#mini.toJSON();
+    return this.#loaded().toJSON();
+  }
+
+  /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
+  async preload(): Promise<void> {
+    if (this.#mini || !this.#data) return;
+    const data = typeof this.#data === 'function' ? this.#data() : this.#data;
+    const mini = await MiniSearch.loadJSAsync(data, MINI_OPTIONS);
+    if (!this.#mini) {
+      this.#mini = mini;
+      this.#data = undefined;
+    }
+  }
+
+  #loaded(): MiniSearch<Doc> {
+    if (!this.#mini) {
+      const data = typeof this.#data === 'function' ? this.#data() : this.#data;
+      this.#mini = data ? MiniSearch.loadJS(data, MINI_OPTIONS) : new MiniSearch<Doc>(MINI_OPTIONS);
+      this.#data = undefined;
+    }
+    return this.#mini;
   }
 
   /** Every indexed term with its document frequency. */
@@ -180,17 +202,18 @@ export class SearchIndex {
   /**
    * Index `entries` (one spec's endpoints). An index is built once and never changed: a changed
    * spec gets a new one, so no removal leaves stale postings behind to skew BM25 statistics.
-   * One pass over the documents counts everything (see `buildIndex`); MiniSearch then loads it whole.
+   * One pass over the documents counts everything (see `buildIndex`); MiniSearch loads it whole
+   * on the first search (or `preload`).
    */
   add(entries: readonly Entry[], paths: PathCache = new Map()): void {
     this.load(entries, buildIndex(entries, paths));
   }
 
-  /** Take in an index `buildIndex` built from these same entries. */
+  /** Take in an index `buildIndex` built from these same entries (MiniSearch loads it on first use). */
   load(entries: readonly Entry[], built: BuiltIndex): void {
     if (this.#size > 0) throw new Error('SearchIndex.load: an index is built once');
     const docs = built.docs;
-    this.#mini = MiniSearch.loadJS(built.data, MINI_OPTIONS);
+    this.#data = built.data;
     this.#df = built.df;
     this.#best = built.best;
     for (let i = 0; i < docs.length; i++) {
@@ -200,6 +223,36 @@ export class SearchIndex {
       if (s !== EMPTY_FIELD) this.#summaries[entry.doc] = distinct(s);
     }
     this.#size = entries.length;
+  }
+
+  /** This index in a form that can be stored and restored without re-tokenizing (snapshots). */
+  image(): IndexImage {
+    const terms = [...this.#df.keys()];
+    return {
+      // As built (or restored), without loading MiniSearch just to serialize it again.
+      mini: (typeof this.#data === 'function' ? this.#data() : this.#data) ?? this.#loaded().toJSON(),
+      terms,
+      df: terms.map((t) => this.#df.get(t)!),
+      best: terms.map((t) => this.#best.get(t) ?? 0),
+      summaries: this.#entries.map((e) => (e ? (this.#summaries[e.doc] ?? null) : null)),
+    };
+  }
+
+  /** The index `image()` described, over `entries` made as when it was built (same order and doc ids). */
+  static restore(entries: readonly Entry[], image: IndexImage): SearchIndex {
+    const index = new SearchIndex();
+    index.#data = image.mini;
+    image.terms.forEach((t, i) => {
+      index.#df.set(t, image.df[i]!);
+      index.#best.set(t, image.best[i]!);
+    });
+    for (const entry of entries) {
+      index.#entries[entry.doc] = entry;
+      const s = image.summaries[entry.doc];
+      if (s) index.#summaries[entry.doc] = s;
+    }
+    index.#size = entries.length;
+    return index;
   }
 
   #entry(doc: number): Entry | undefined {
@@ -283,7 +336,7 @@ export class SearchIndex {
     const held = terms.filter((t) => this.df(t) > 0);
     if (held.length === 0) return out;
     const entries = this.#entries;
-    this.#mini.search(held.join(' '), {
+    this.#loaded().search(held.join(' '), {
       boostDocument: (id: number) => {
         if (!out.has(id)) {
           const entry = entries[id];
@@ -358,7 +411,7 @@ export class SearchIndex {
     boostDocument = this.#gateCommon(searched, prefix, boostDocument);
     const scale = options.termScale;
     const run = (fuzzy: boolean) =>
-      this.#mini.search(searched.join(' '), {
+      this.#loaded().search(searched.join(' '), {
         ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
         boostTerm: scale ? (term) => (weights.get(term) ?? 1) * scale(term) : (term) => weights.get(term) ?? 1,

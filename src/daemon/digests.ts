@@ -4,7 +4,8 @@
 // A file whose size, mtime, ctime and inode are as last seen is not read again: a no-change
 // update of many megabytes of specs costs a few stat calls.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 
 interface Seen {
   readonly key: string;
@@ -29,7 +30,10 @@ export class FileDigests {
     try {
       // The stat was taken before the read: a write in between leaves a newer mtime, so the next
       // call reads the file again rather than trusting this digest.
-      const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+      // Hashed as it streams in, a megabyte at a time: a large file never holds the thread for long.
+      const h = createHash('sha256');
+      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+      const digest = h.digest('hex');
       this.#seen.set(file, { key, digest });
       return digest;
     } catch {

@@ -1,5 +1,6 @@
 // Counters for `svc status`: connected MCP sessions and tool calls with latency percentiles.
 // The MCP adapter reports into this; it knows nothing of MCP itself.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LatencySummary } from '../ipc/protocol.ts';
 
 /** Latencies kept per series: enough for stable p99s, bounded memory however long the daemon runs. */
@@ -28,6 +29,17 @@ class Series {
 
 export class Metrics {
   #sessions = 0;
+  /** How long the event loop was held (what every caller waits on top of its own work), since start. */
+  readonly #loop = (() => {
+    const h = monitorEventLoopDelay({ resolution: 10 });
+    h.enable();
+    return h;
+  })();
+
+  /** Event-loop delay since start: p99 and the worst, in ms. */
+  eventLoop(): { p99Ms: number; maxMs: number } {
+    return { p99Ms: Math.round(this.#loop.percentile(99) / 1e5) / 10, maxMs: Math.round(this.#loop.max / 1e5) / 10 };
+  }
   readonly #all = new Series();
   readonly #byTool = new Map<string, Series>();
 

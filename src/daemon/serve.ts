@@ -20,8 +20,13 @@ import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { loadConfig } from '../config/load.ts';
-import { DaemonServices } from './services.ts';
+import { buildFingerprint } from '../snapshot/build.ts';
+import { snapshotDir } from '../snapshot/store.ts';
+import { FileDigests } from './digests.ts';
+import type { SpecLoader } from './loader.ts';
+import { DaemonServices, SVC_VERSION } from './services.ts';
 import { whileHeavy } from './signals.ts';
+import { importOptions } from './update.ts';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -38,6 +43,11 @@ export interface ServeOptions {
   readonly reload?: () => Promise<Config>;
   /** IPC, watching and updates (src/daemon/services.ts); default on. */
   readonly services?: boolean;
+  /**
+   * Snapshot folder: specs load from their snapshots at start and imports write them (default
+   * `$XDG_CACHE_HOME/svc/snapshots`, else `~/.cache/svc/snapshots`); `false`: no snapshots.
+   */
+  readonly snapshots?: string | false;
 }
 
 export interface Daemon {
@@ -60,6 +70,26 @@ export interface Daemon {
 export async function importConfigured(config: Config): Promise<ImportOutcome[]> {
   const { importAll } = await import('../import/index.ts');
   return importAll(config.specs, config.limits);
+}
+
+/**
+ * Loads every spec of `config` for serving: from snapshots where they match, else imported in the
+ * worker thread. Snapshot reads overlap a little (they wait on the disk); imports run one at a time.
+ */
+async function loadConfigured(config: Config, loader: SpecLoader): Promise<ImportOutcome[]> {
+  const specs = config.specs;
+  await loader.warmIfNeeded(specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) })));
+  const outcomes = new Array<ImportOutcome>(specs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < specs.length) {
+      const i = next++;
+      const sc = specs[i]!;
+      outcomes[i] = await loader.load(sc.path, importOptions(sc, config), true);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, specs.length) }, lane));
+  return outcomes;
 }
 
 export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {
@@ -119,6 +149,20 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
 
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
+  const env = options.env ?? process.env;
+  const digests = new FileDigests();
+  // The loader (snapshots, the import worker) comes in with the first load, after the transport is up.
+  let loading: Promise<SpecLoader> | undefined;
+  const loader = (): Promise<SpecLoader> =>
+    (loading ??= Promise.all([import('./loader.ts'), buildFingerprint()]).then(
+      ([{ SpecLoader: Loader }, build]) =>
+        new Loader({
+          dir: options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env))),
+          // The version alone would let a snapshot made by other code of the same version serve.
+          svcVersion: `${SVC_VERSION}+${build}`,
+          digests,
+        }),
+    ));
   let session: SessionContext = { catalog, config, invoker };
   // Before the import and the transport: a second daemon on the same socket stops here with a clear
   // message, and the watcher is on before any spec file is read.
@@ -129,6 +173,8 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           config,
           catalog,
           reload: options.reload ?? (() => loadConfig(config.file)),
+          importSpec: async (file, o) => (await loader()).load(file, o, false),
+          digests,
           context: () => session,
           onConfigChanged: (next) => {
             // Calls in flight keep the context they started with; the next call sees the new one.
@@ -150,18 +196,16 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     // must not start a long import: the process is on its way out.
     if (closing) return [];
     started = performance.now();
-    // Reading, parsing and indexing hold the thread for long stretches: a signal meanwhile must end
-    // the process at once (src/daemon/signals.ts).
-    return whileHeavy(async () => {
-      const result = await importConfigured(config);
-      catalog.replace(loadedSpecs(result));
-      return result;
-    });
+    // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
+    // ends the process at once (src/daemon/signals.ts).
+    return whileHeavy(() => loader().then((l) => loadConfigured(config, l)));
   }).then(
     (result) => {
       outcomes = result;
+      catalog.replace(loadedSpecs(result));
       loaded = true;
       reportOutcomes(result, log, performance.now() - started);
+      void loading?.then((l) => l.prune());
       void services?.seed(config, result);
     },
     (error: unknown) => {
@@ -186,6 +230,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       await services?.stopWatching();
       await handle?.close();
       await services?.close();
+      await (await loading)?.close();
       resolveClosed();
     })());
   const hooks = services

@@ -19,6 +19,7 @@ import { CatalogEvents } from './events.ts';
 import { Metrics } from './metrics.ts';
 import { buildStatus } from './status.ts';
 import { Updater } from './update.ts';
+import type { FileDigests } from './digests.ts';
 import { SpecWatcher } from './watcher.ts';
 import { whileHeavy } from './signals.ts';
 
@@ -47,6 +48,9 @@ export interface DaemonServicesOptions {
   readonly socket?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly log: (line: string) => void;
+  /** Imports one spec for updates (serve: in the import worker, writing snapshots); default: on this thread. */
+  readonly importSpec?: ImportFn;
+  readonly digests?: FileDigests;
   /** Turn the watcher off (tests of updates alone). */
   readonly watch?: boolean;
 }
@@ -76,7 +80,12 @@ export class DaemonServices {
 
   private constructor(options: DaemonServicesOptions) {
     this.#options = options;
-    this.updater = new Updater({ catalog: options.catalog, reload: options.reload, importSpec: lazyImportSpec });
+    this.updater = new Updater({
+      catalog: options.catalog,
+      reload: options.reload,
+      importSpec: options.importSpec ?? lazyImportSpec,
+      ...(options.digests ? { digests: options.digests } : {}),
+    });
     this.#seeded = new Promise((resolve) => (this.#resolveSeeded = resolve));
     this.#watcher =
       options.watch === false
@@ -178,6 +187,7 @@ export class DaemonServices {
       sessions: this.#transport.sessions?.() ?? this.metrics.sessions,
       metrics: this.metrics,
       ...(this.updater.lastResult ? { lastUpdate: this.updater.lastResult } : {}),
+      ...(this.updater.progress ? { updating: this.updater.progress } : {}),
     });
   }
 

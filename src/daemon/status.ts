@@ -1,6 +1,7 @@
 // `svc status` data for one daemon, from its update states, pending changes and metrics.
 import type { LatencySummary, SpecStatus, StatusResult, UpdateResult } from '../ipc/protocol.ts';
 import { PROTOCOL_VERSION } from '../ipc/protocol.ts';
+import { loadNote } from './load-notes.ts';
 import type { Metrics } from './metrics.ts';
 import { diagnosticView, type SpecState } from './update.ts';
 import type { PendingChanges } from './watcher.ts';
@@ -21,6 +22,7 @@ export interface StatusInput {
   readonly lastUpdate?: UpdateResult;
   /** The first import is still running. */
   readonly loading: boolean;
+  readonly updating?: StatusResult['updating'];
 }
 
 export function buildStatus(input: StatusInput): StatusResult {
@@ -41,6 +43,7 @@ export function buildStatus(input: StatusInput): StatusResult {
       state: input.loading ? 'loading' : s.failure ? 'failed' : pending.length > 0 ? 'pending' : 'ok',
       errors: (s.failure?.errors ?? []).map(diagnosticView),
       pending,
+      ...(spec && loadNote(spec) !== undefined ? { snapshot: loadNote(spec)! } : {}),
     };
   });
   const memory = process.memoryUsage();
@@ -70,6 +73,8 @@ export function buildStatus(input: StatusInput): StatusResult {
     ...(input.lastUpdate ? { lastUpdate: input.lastUpdate } : {}),
     pendingConfig: input.pending.config,
     loading: input.loading,
+    ...(input.updating ? { updating: input.updating } : {}),
+    eventLoop: input.metrics.eventLoop(),
   };
 }
 

@@ -46,6 +46,8 @@ export interface UpdaterOptions {
   readonly reload: () => Promise<Config>;
   readonly importSpec: ImportFn;
   readonly log?: (line: string) => void;
+  /** File digests shared with the loader (whose start-up checks then need no second read). */
+  readonly digests?: FileDigests;
 }
 
 /** An update, and what it changed for listeners (MCP notifications). */
@@ -55,21 +57,36 @@ export interface UpdateOutcome {
   readonly specsAddedOrRemoved: boolean;
 }
 
+/** One update run and the requests it answers. */
+interface Run {
+  startedAt: number;
+  done: number;
+  total: number;
+  spec?: string | undefined;
+  callers: number;
+  readonly listeners: ((p: UpdateProgress) => void)[];
+  readonly starters: (() => void)[];
+  outcome: Promise<UpdateOutcome>;
+}
+
 export class Updater {
   readonly #catalog: Catalog;
   readonly #reload: () => Promise<Config>;
   readonly #import: ImportFn;
-  readonly #digests = new FileDigests();
+  readonly #digests: FileDigests;
   #states: SpecState[] = [];
   #config: Config | undefined;
   #last: UpdateResult | undefined;
-  #chain: Promise<unknown> = Promise.resolve();
-  #running = false;
+  /** The run in progress (or about to start), if any. */
+  #current: Run | undefined;
+  /** The run after it, which every request arriving meanwhile joins. */
+  #next: Run | undefined;
 
   constructor(options: UpdaterOptions) {
     this.#catalog = options.catalog;
     this.#reload = options.reload;
     this.#import = options.importSpec;
+    this.#digests = options.digests ?? new FileDigests();
   }
 
   get config(): Config | undefined {
@@ -86,25 +103,54 @@ export class Updater {
 
   /** True while an update runs (or waits for the one before it). */
   get busy(): boolean {
-    return this.#running;
+    return this.#current !== undefined;
+  }
+
+  /** The update running now, for `svc status`: when it started, how far it got, how many wait. */
+  get progress(): { startedAt: number; done: number; total: number; spec?: string; waiting: number } | undefined {
+    const run = this.#current;
+    if (!run) return undefined;
+    return { startedAt: run.startedAt, done: run.done, total: run.total, ...(run.spec !== undefined ? { spec: run.spec } : {}), waiting: this.#next?.callers ?? 0 };
   }
 
   /**
-   * Runs an update after any update already running. `config` skips the reload (the first load,
-   * when `svc serve` has just read it).
+   * Runs an update. A request that arrives while one runs joins the next run (one run serves every
+   * request that came in meanwhile: they all see the files as they are once it starts), and every
+   * caller gets its outcome. `config` skips the reload (the first load, when `svc serve` has just
+   * read it); such a request runs on its own.
    */
   update(options: { onProgress?: (p: UpdateProgress) => void; config?: Config; onStart?: () => void } = {}): Promise<UpdateOutcome> {
-    const run = this.#chain.then(async () => {
-      this.#running = true;
+    let run: Run;
+    if (!this.#current) run = this.#current = this.#newRun(Promise.resolve(), options.config);
+    else if (this.#next && options.config === undefined) run = this.#next;
+    else run = this.#next = this.#newRun((this.#next ?? this.#current).outcome.catch(() => {}), options.config);
+    run.callers++;
+    if (options.onProgress) run.listeners.push(options.onProgress);
+    if (options.onStart) run.starters.push(options.onStart);
+    return run.outcome;
+  }
+
+  #newRun(after: Promise<unknown>, config: Config | undefined): Run {
+    const run: Run = { startedAt: 0, done: 0, total: 0, callers: 0, listeners: [], starters: [], outcome: undefined as never };
+    run.outcome = after.then(async () => {
+      if (this.#next === run) {
+        this.#current = run;
+        this.#next = undefined;
+      }
+      run.startedAt = Date.now();
       try {
         // From here on files are read: changes seen before this are about to be applied.
-        options.onStart?.();
-        return await this.#run(options.onProgress, options.config);
+        for (const start of run.starters) start();
+        return await this.#run((p) => {
+          run.done = p.done;
+          run.total = p.total;
+          run.spec = p.spec;
+          for (const l of run.listeners) l(p);
+        }, config);
       } finally {
-        this.#running = false;
+        if (this.#current === run) this.#current = this.#next;
       }
     });
-    this.#chain = run.catch(() => {});
     return run;
   }
 
@@ -283,7 +329,7 @@ export class Updater {
   }
 }
 
-function importOptions(sc: SpecConfig, config: Config): ImportOptions {
+export function importOptions(sc: SpecConfig, config: Config): ImportOptions {
   return {
     name: sc.name,
     collection: sc.collection,

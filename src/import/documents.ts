@@ -58,6 +58,14 @@ export class DocumentSet {
     this.#digests.set(root, sha256(bytes));
   }
 
+  /** Documents parsed earlier (root first), for `$ref` look-ups only: `hash` is not meaningful on it. */
+  static fromDocs(docs: ReadonlyMap<string, unknown>): DocumentSet {
+    const [root, doc] = docs.entries().next().value as [string, unknown];
+    const set = new DocumentSet(root, doc, Buffer.alloc(0));
+    for (const [file, d] of docs) set.#docs.set(file, d);
+    return set;
+  }
+
   /** Every file read, root first, the others sorted (stable across runs). */
   get files(): string[] {
     const rest = [...this.#docs.keys()].filter((f) => f !== this.root).sort();

@@ -15,6 +15,11 @@ export class DocumentSchemaResolver implements SchemaResolver {
     this.#docs = docs;
   }
 
+  /** The parsed documents links point into (a snapshot stores them for later look-ups). */
+  get documents(): DocumentSet {
+    return this.#docs;
+  }
+
   shallow(link: SchemaLink): SchemaLink {
     const target = this.#docs.deref(link.node, link.file, '');
     return target.ok ? { file: target.file, node: target.node } : link;

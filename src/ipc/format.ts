@@ -114,6 +114,11 @@ export function formatStatus(s: StatusResult): string {
   if (s.auth) lines.push(`  auth      ${s.auth}`);
   lines.push(`  socket    ${s.socket}`);
   lines.push(`  config    ${s.config}${s.pendingConfig ? ' (changed on disk, run svc update)' : ''}`);
+  if (s.updating) {
+    const u = s.updating;
+    const where = u.total > 0 ? `${u.done} of ${u.total} imported${u.spec ? `, now ${u.spec}` : ''}` : 'checking what changed';
+    lines.push(`  update in progress since ${when(u.startedAt)}: ${where}${u.waiting > 0 ? `; ${u.waiting} more update request(s) waiting` : ''}`);
+  }
   lines.push(`  specs:${s.loading ? ' (first import still running)' : ''}`);
   for (const spec of s.specs) {
     const fmt = [spec.format, spec.version ? apiVersion(spec.version) : ''].filter(Boolean).join(' ');
@@ -126,10 +131,12 @@ export function formatStatus(s: StatusResult): string {
     );
     if (spec.state === 'failed' && spec.endpoints > 0) lines.push(`      the previous version keeps serving`);
     if (spec.pending.length > 0) lines.push(`      pending changes (run svc update): ${spec.pending.join(', ')}`);
+    if (spec.snapshot) lines.push(`      ${spec.snapshot}`);
   }
   const t = s.totals;
   lines.push(`  totals: ${plural(t.specs, 'spec')}, ${plural(t.endpoints, 'endpoint')} (${t.deprecated} deprecated), ${t.failed} failed, ${t.pending} with pending changes`);
   lines.push(`  memory: rss ${bytes(s.memory.rss)}, heap ${bytes(s.memory.heapUsed)} of ${bytes(s.memory.heapTotal)}`);
+  if (s.eventLoop) lines.push(`  event loop delay: p99 ${s.eventLoop.p99Ms} ms, max ${s.eventLoop.maxMs} ms`);
   lines.push(`  MCP sessions: ${s.sessions}`);
   const c = s.toolCalls;
   lines.push(`  tool calls: ${c.count} (${c.errors} errors), p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms`);

@@ -122,6 +122,8 @@ export interface SpecStatus {
   readonly errors: readonly DiagnosticView[];
   /** Files changed on disk since the last update (state may still be `ok`/`failed`). */
   readonly pending: readonly string[];
+  /** Where the version serving came from: `loaded from snapshot`, `rebuilt: files changed since the snapshot; snapshot saved`... */
+  readonly snapshot?: string;
 }
 
 export interface LatencySummary {
@@ -154,6 +156,10 @@ export interface StatusResult {
   readonly pendingConfig: boolean;
   /** True while the first import runs (specs show state `loading`). */
   readonly loading: boolean;
+  /** Event-loop delay since the daemon started (how long any caller may have waited for the thread). */
+  readonly eventLoop?: { readonly p99Ms: number; readonly maxMs: number };
+  /** An update running now: when it started, and its progress once it knows what to import. */
+  readonly updating?: { readonly startedAt: number; readonly done: number; readonly total: number; readonly spec?: string; readonly waiting: number };
 }
 
 /** search / inspect / list replies: the same text and JSON the MCP tool would return. */

@@ -3,7 +3,7 @@
 // (or the user's) daemons.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,8 +58,17 @@ export function project(): Project {
   const dir = mkdtempSync(join(tmpdir(), 'svc-daemon-'));
   const runtime = mkdtempSync(join(tmpdir(), 'svc-rt-'));
   const configFile = join(dir, 'svc.yaml');
-  // The HTTP token svc creates goes to a state folder of this project, never the user's own.
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: join(runtime, 'state') };
+  // Snapshots go to the project's own cache folder, never the user's; Node's compile cache stays
+  // where it is (a cold one would slow every start down).
+  const userCache = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_RUNTIME_DIR: runtime,
+    // The HTTP token svc creates goes to a state folder of this project, never the user's own.
+    XDG_STATE_HOME: join(runtime, 'state'),
+    XDG_CACHE_HOME: join(runtime, 'cache'),
+    NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] || join(userCache, 'svc', 'node-compile-cache'),
+  };
   delete env['SVC_SOCKET'];
   delete env['SVC_CONFIG'];
   const write = (rel: string, text: string): string => {
@@ -96,7 +105,7 @@ export interface Daemon {
 }
 
 /** Starts `svc serve` (HTTP on a free port unless args say otherwise) and waits for its control socket. */
-export async function startDaemon(p: Project, args: readonly string[] = ['--transport', 'http', '--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
+export async function startDaemon(p: Project, args: readonly string[] = ['--transport', 'http', '--port', '0'], env: NodeJS.ProcessEnv = {}, loadMs = 20_000): Promise<Daemon> {
   const child = spawn(process.execPath, [...nodeArgs(), SVC_BIN, 'serve', '--config', p.configFile, ...args], {
     cwd: p.dir,
     env: { ...p.env, ...env },
@@ -106,7 +115,7 @@ export async function startDaemon(p: Project, args: readonly string[] = ['--tran
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + loadMs;
   let socket: string | undefined;
   while (!socket) {
     const m = /control socket (\S+)/.exec(err);
@@ -117,7 +126,10 @@ export async function startDaemon(p: Project, args: readonly string[] = ['--tran
   }
   // Wait for the first import too, so tests start from a served catalogue.
   while (!/loaded \d+ spec/.test(err)) {
-    if (Date.now() > deadline) throw new Error(`svc serve did not load:\n${err}`);
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`svc serve did not load:\n${err}`);
+    }
     await sleep(20);
   }
   return {

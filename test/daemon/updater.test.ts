@@ -457,7 +457,6 @@ describe('one update at a time', () => {
     h.write('specs/pets.yaml', openapi('Pets', [...PETS, { method: 'PUT', path: '/pets/{id}' }]));
     const first = h.updater.update();
     const second = h.updater.update();
-    assert.equal(h.updater.busy, false, 'not started before the event loop turns');
     const [a, b] = await Promise.all([first, second]);
     assert.equal(report(a.result, 'pets').state, 'changed');
     assert.equal(report(b.result, 'pets').state, 'unchanged');

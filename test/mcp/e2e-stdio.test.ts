@@ -16,6 +16,7 @@ describe('svc serve over stdio (spawned process)', () => {
     transport = new StdioClientTransport({
       command: process.execPath,
       args: [...nodeArgs(), SVC_BIN, 'serve', '--config', ws.configFile],
+      env: { ...(process.env as Record<string, string>), ...ws.env },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -54,7 +55,7 @@ describe('stdout in stdio mode', () => {
   after(async () => ws?.cleanup());
 
   it('carries only JSON-RPC, also while a spec fails to load, and the process ends when stdin does', async () => {
-    const proc = spawnSvc(['serve', '--config', ws.configFile]);
+    const proc = spawnSvc(['serve', '--config', ws.configFile], { env: ws.env });
     let out = '';
     proc.child.stdout!.setEncoding('utf8');
     proc.child.stdout!.on('data', (chunk: string) => (out += chunk));

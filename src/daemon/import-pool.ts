@@ -1,0 +1,154 @@
+// The daemon's side of the import worker (import-worker.ts): one worker thread, started on the
+// first job and stopped after a while idle (a large import leaves a large heap behind; ending the
+// thread gives it back). Jobs run one at a time, in order: imports are CPU-bound and the daemon
+// has the main thread to keep free, not cores to fill.
+//
+// Protocol (structured clone, one message each way per job):
+//   main -> worker  ImportJob  { id, file, options, snapshot?: { dir, key } }
+//   worker -> main  JobReply   built:  { core, detail?, snapshot?, writeError? }  core and detail
+//                                      are ArrayBuffers, transferred (no copy): see snapshot/codec.ts
+//                              failed: { outcome }  the importer's own failure, with diagnostics
+//                              inline: { reason }   the worker could not encode this spec: the
+//                                      caller imports it on the main thread instead
+import module from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { ImportOptions } from '../import/index.ts';
+import type { ImportOutcome } from '../model/index.ts';
+
+export interface ImportJob {
+  readonly id: number;
+  readonly file: string;
+  readonly options: ImportOptions;
+  /** Write the snapshot here (the worker writes it, so the main thread never holds the detail). */
+  readonly snapshot?: { readonly dir: string; readonly key: string };
+}
+
+export type JobReply =
+  | {
+      readonly id: number;
+      readonly kind: 'built';
+      readonly core: ArrayBuffer;
+      /** Present when no snapshot file holds it (not asked for, or the write failed). */
+      readonly detail?: ArrayBuffer;
+      /** The snapshot file written. */
+      readonly snapshot?: string;
+      /** Where the detail starts in that file. */
+      readonly detailOffset?: number;
+      readonly writeError?: string;
+    }
+  | { readonly id: number; readonly kind: 'failed'; readonly outcome: ImportOutcome }
+  | { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+
+/**
+ * The process's module loaders (`--import tsx` and the like) without its per-process flags, which a
+ * worker refuses (the test runner adds several). Node strips types itself from 22.18; older
+ * releases run svc through tsx, which the worker needs too.
+ */
+function workerArgs(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
+    else if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]!);
+  }
+  if (!process.features.typescript && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
+  return out;
+}
+
+/** How long an idle worker is kept for the next job. */
+const IDLE_MS = 5_000;
+
+export class ImportPool {
+  #worker: Worker | undefined;
+  #nextId = 1;
+  readonly #pending = new Map<number, { resolve: (r: JobReply) => void; job: ImportJob }>();
+  #chain: Promise<unknown> = Promise.resolve();
+  #idle: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  /** Runs one import in the worker, after the jobs before it. Never rejects: a dead worker comes back as `inline`. */
+  run(file: string, options: ImportOptions, snapshot?: ImportJob['snapshot']): Promise<JobReply> {
+    const job: ImportJob = { id: this.#nextId++, file, options, ...(snapshot ? { snapshot } : {}) };
+    const result = this.#chain.then(() => this.#send(job));
+    this.#chain = result.catch(() => {});
+    return result;
+  }
+
+  /**
+   * Starts the worker now, before any job: its modules load while the main thread does other
+   * start-up work. It stops again after the idle time if no job comes.
+   */
+  warm(): void {
+    if (this.#closed || this.#worker) return;
+    try {
+      this.#start().unref();
+      this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+      this.#idle.unref();
+    } catch {
+      // The first job will say why.
+    }
+  }
+
+  #send(job: ImportJob): Promise<JobReply> {
+    if (this.#closed) return Promise.resolve({ id: job.id, kind: 'inline', reason: 'the import worker is closed' });
+    if (this.#idle) clearTimeout(this.#idle);
+    return new Promise<JobReply>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = this.#start();
+      } catch (error) {
+        resolve({ id: job.id, kind: 'inline', reason: `cannot start the import worker: ${(error as Error).message}` });
+        return;
+      }
+      this.#pending.set(job.id, { resolve, job });
+      worker.ref();
+      worker.postMessage(job);
+    }).finally(() => {
+      if (this.#pending.size === 0 && this.#worker) {
+        this.#worker.unref();
+        this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+        this.#idle.unref();
+      }
+    });
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const compileCache = module.getCompileCacheDir?.();
+    const worker = new Worker(new URL('./import-worker-boot.ts', import.meta.url), {
+      execArgv: workerArgs(),
+      ...(compileCache ? { workerData: { compileCache } } : {}),
+    });
+    worker.on('message', (reply: JobReply) => {
+      const p = this.#pending.get(reply.id);
+      if (!p) return;
+      this.#pending.delete(reply.id);
+      p.resolve(reply);
+    });
+    const fail = (reason: string) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const [id, p] of this.#pending) p.resolve({ id, kind: 'inline', reason });
+      this.#pending.clear();
+    };
+    worker.on('error', (error) => fail(`the import worker failed: ${error.name}: ${error.message}`));
+    worker.on('exit', (code) => fail(`the import worker stopped (exit ${code})`));
+    this.#worker = worker;
+    return worker;
+  }
+
+  async #stop(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker && this.#pending.size === 0) await worker.terminate();
+  }
+
+  /** Stops the worker; jobs still queued come back `inline`. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#idle) clearTimeout(this.#idle);
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+}

@@ -1,0 +1,78 @@
+// The import worker: reads, parses, imports and indexes one spec per job off the daemon's main
+// thread, and hands back the spec's built state as bytes (src/snapshot's codec), transferred, not
+// copied. When a snapshot folder is given it writes the snapshot too, so the main thread never
+// touches the documents. Protocol: see `ImportJob` / `JobReply` in import-pool.ts.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import { indexImage } from '../catalog/catalog.ts';
+import { importSpec } from '../import/index.ts';
+import { DocumentSchemaResolver } from '../import/schemas.ts';
+import type { ImportedSpec } from '../model/index.ts';
+import { encodeSpec } from '../snapshot/codec.ts';
+import { writeSnapshot } from '../snapshot/store.ts';
+import { fingerprintList } from './diff.ts';
+import type { ImportJob, JobReply } from './import-pool.ts';
+
+/** sha256 hex per file, and whether they still make up the spec's hash (a file changed mid-import: no). */
+async function fileDigests(spec: ImportedSpec): Promise<string[] | undefined> {
+  try {
+    const digests = await Promise.all(spec.files.map(async (f) => createHash('sha256').update(await readFile(f)).digest('hex')));
+    const h = createHash('sha256');
+    for (const d of digests) h.update(d);
+    return h.digest('hex') === spec.hash ? digests : undefined;
+  } catch {
+    // A remote file (refs.remote) has no path to read again: such specs are not snapshotted.
+    return undefined;
+  }
+}
+
+/** Makes a transferable copy when `bytes` shares its memory (Node's small-buffer pool) with others. */
+function own(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
+}
+
+async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBuffer[] }> {
+  const outcome = await importSpec(job.file, job.options);
+  if (!outcome.ok) return { reply: { id: job.id, kind: 'failed', outcome }, transfer: [] };
+  const spec = outcome.spec;
+  const schemas = spec.schemas;
+  if (!(schemas instanceof DocumentSchemaResolver)) return { reply: { id: job.id, kind: 'inline', reason: 'no documents to encode' }, transfer: [] };
+  const digests = (await fileDigests(spec)) ?? spec.files.map(() => '');
+  let encoded;
+  try {
+    encoded = encodeSpec(spec, (f) => schemas.documents.doc(f), indexImage(spec), fingerprintList(spec), digests);
+  } catch (error) {
+    return { reply: { id: job.id, kind: 'inline', reason: `cannot encode: ${(error as Error).message}` }, transfer: [] };
+  }
+  let written: { file: string; detailOffset: number } | undefined;
+  let writeError: string | undefined;
+  if (job.snapshot && digests.every((d) => d !== '')) {
+    try {
+      written = await writeSnapshot(job.snapshot.dir, job.snapshot.key, encoded.core, encoded.detail);
+    } catch (error) {
+      writeError = (error as Error).message;
+    }
+  } else if (job.snapshot) {
+    writeError = 'its files changed while it was imported, or one is remote';
+  }
+  const core = own(encoded.core);
+  if (written !== undefined) {
+    return { reply: { id: job.id, kind: 'built', core, snapshot: written.file, detailOffset: written.detailOffset }, transfer: [core] };
+  }
+  const detail = own(encoded.detail);
+  return { reply: { id: job.id, kind: 'built', core, detail, ...(writeError !== undefined ? { writeError } : {}) }, transfer: [core, detail] };
+}
+
+const port = parentPort;
+if (port) {
+  port.on('message', (job: ImportJob) => {
+    run(job).then(
+      ({ reply, transfer }) => port.postMessage(reply, transfer),
+      (error: unknown) => port.postMessage({ id: job.id, kind: 'inline', reason: `worker error: ${(error as Error)?.message ?? String(error)}` } satisfies JobReply),
+    );
+  });
+}

@@ -1,0 +1,134 @@
+// Loads one configured spec for the daemon: from its snapshot when the snapshot's key and the
+// files' contents match, else by importing it in the worker thread (which also writes a new
+// snapshot). Either way the main thread only decodes the spec's compact core and prepares its
+// catalogue state; the documents stay on disk (see src/snapshot).
+// Every spec gets a one-line note of where it came from, which `svc status` shows.
+import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
+import type { ImportOptions } from '../import/index.ts';
+import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
+import { stat } from 'node:fs/promises';
+import { decodeCore, pruneSnapshots, readSnapshot, snapshotFile, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
+import { presetFingerprints } from './diff.ts';
+import type { FileDigests } from './digests.ts';
+import { setLoadNote } from './load-notes.ts';
+import { ImportPool, type JobReply } from './import-pool.ts';
+
+export interface LoaderOptions {
+  /** Snapshot folder; `undefined`: no snapshots (read or written). */
+  readonly dir: string | undefined;
+  readonly svcVersion: string;
+  readonly digests: FileDigests;
+}
+
+/** Lets timers, sockets and tool calls in between two steps of decoding and preparing a spec. */
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export class SpecLoader {
+  readonly #options: LoaderOptions;
+  readonly #pool = new ImportPool();
+  #closed = false;
+
+  constructor(options: LoaderOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Start-up: when a spec has no snapshot file yet, the worker is started at once, so it loads
+   * its modules while the snapshots that exist are read.
+   */
+  async warmIfNeeded(specs: readonly { file: string; options: ImportOptions }[]): Promise<void> {
+    const dir = this.#options.dir;
+    const missing = async (s: { file: string; options: ImportOptions }) =>
+      dir === undefined || !(await stat(snapshotFile(dir, snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([s.file, s.options]) }))).then(() => true, () => false));
+    for (const s of specs) {
+      if (await missing(s)) {
+        this.#pool.warm();
+        return;
+      }
+    }
+  }
+
+  /**
+   * Loads a spec. `snapshot: true` (start-up) tries the snapshot first; an update imports from
+   * the files (they changed) and refreshes the snapshot. Never throws for bad specs.
+   */
+  async load(file: string, options: ImportOptions, snapshot: boolean): Promise<ImportOutcome> {
+    const dir = this.#options.dir;
+    const key = snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([file, options]) });
+    let why = 'snapshots off';
+    if (dir !== undefined && snapshot) {
+      const read = await readSnapshot(dir, key);
+      if (read.ok) {
+        const loaded = await this.#fromSnapshot(read.core, { file: read.file, offset: read.detailOffset });
+        if (typeof loaded !== 'string') {
+          void touchSnapshot(read.file);
+          return { ok: true, spec: loaded };
+        }
+        why = `rebuilt: ${loaded}`;
+      } else why = read.reason === 'missing' ? 'rebuilt: no snapshot yet' : `rebuilt: snapshot damaged (${read.detail})`;
+    } else if (dir !== undefined) why = 'imported';
+    const reply = await this.#pool.run(file, options, dir !== undefined ? { dir, key } : undefined);
+    return this.#fromReply(reply, file, options, why, snapshot);
+  }
+
+  /** The spec a snapshot holds, or why it cannot serve (files changed, bytes damaged). */
+  async #fromSnapshot(bytes: Buffer, source: DetailSource): Promise<ImportedSpec | string> {
+    let spec: ImportedSpec;
+    let prints: Buffer;
+    let core;
+    try {
+      core = await decodeCore(bytes, pause);
+    } catch (error) {
+      return `snapshot damaged (${(error as Error).message})`;
+    }
+    const now = await this.#options.digests.specHash(core.meta.files);
+    if (now !== core.meta.hash) return now === undefined ? 'a file it read is gone' : 'files changed since the snapshot';
+    try {
+      spec = specFromCore(core, source);
+      prints = core.prints;
+      prepareSpec(spec, core.index);
+    } catch (error) {
+      return `snapshot damaged (${(error as Error).message})`;
+    }
+    presetFingerprints(spec, prints);
+    setLoadNote(spec, 'loaded from snapshot');
+    return spec;
+  }
+
+  async #fromReply(reply: JobReply, file: string, options: ImportOptions, why: string, starting: boolean): Promise<ImportOutcome> {
+    if (reply.kind === 'failed') return reply.outcome;
+    if (reply.kind === 'inline' && this.#closed) {
+      // Shutting down: no point importing on this thread now.
+      return { ok: false, name: options.name, collection: options.collection, file, errors: [{ severity: 'error', code: 'shutting-down', message: 'svc is shutting down', file }], warnings: [], files: [file] };
+    }
+    if (reply.kind === 'inline') {
+      // The worker could not do it (it stopped, or the documents cannot be encoded): import here.
+      const { importSpec } = await import('../import/index.ts');
+      const outcome = await importSpec(file, options);
+      if (outcome.ok) setLoadNote(outcome.spec, `${why}; imported on the main thread (${reply.reason})`);
+      return outcome;
+    }
+    const core = await decodeCore(new Uint8Array(reply.core), pause);
+    const source: DetailSource = reply.detail ? { bytes: Buffer.from(reply.detail) } : { file: reply.snapshot!, offset: reply.detailOffset ?? 0 };
+    const spec = specFromCore(core, source);
+    // In an update the daemon is serving, so the spec is made ready in steps and its index loaded
+    // before the swap (the first search after it must not pay for loading). At start nothing is
+    // served yet: the quickest way wins, and an index loads on the first search that needs it.
+    if (starting) prepareSpec(spec, core.index);
+    else await prepareSpecInSteps(spec, core.index, pause);
+    presetFingerprints(spec, core.prints);
+    const saved = reply.snapshot ? 'snapshot saved' : reply.writeError ? `snapshot not saved: ${reply.writeError}` : 'no snapshot';
+    setLoadNote(spec, `${why}; ${saved}`);
+    return { ok: true, spec };
+  }
+
+  /** Removes snapshots no start has used for 30 days (in the background, after start-up). */
+  async prune(): Promise<void> {
+    if (this.#options.dir !== undefined) await pruneSnapshots(this.#options.dir);
+  }
+
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#pool.close();
+  }
+}

@@ -1,0 +1,32 @@
+// What build of svc made a snapshot. The package version alone does not say: between releases (and
+// in every working copy) the code that builds endpoints and search indexes changes under the same
+// version, and a snapshot built by other code would serve another index (other terms, other
+// pruning bounds) without anyone noticing. So the key also holds a hash of the code that shapes a
+// snapshot's contents, read from the running build's own files (.ts in a checkout, .js installed).
+import { createHash } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The folders (beside this one) whose code decides what a snapshot holds. */
+export const SHAPING_FOLDERS = ['catalog', 'daemon', 'import', 'model', 'snapshot'] as const;
+
+/**
+ * sha256 (hex, 16 characters) over the path and contents of every file in `SHAPING_FOLDERS` under
+ * `root` (default: the folder of this build's modules), in sorted order. A folder that is missing
+ * counts as empty.
+ */
+export async function buildFingerprint(root: string = fileURLToPath(new URL('..', import.meta.url))): Promise<string> {
+  const files: string[] = [];
+  for (const folder of SHAPING_FOLDERS) {
+    const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const e of entries) if (e.isFile()) files.push(join(e.parentPath, e.name));
+  }
+  files.sort();
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(relative(root, file)).update('\0');
+    hash.update(await readFile(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}

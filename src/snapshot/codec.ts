@@ -1,0 +1,309 @@
+// A spec's built state as bytes, and back: what a worker thread hands the daemon and what a
+// snapshot file stores. Two parts:
+// - core: JSON (which parses several times faster than v8.deserialize reads the same data) in
+//   chunks, so it decodes a piece at a time: the spec's metadata, its endpoints with every schema
+//   link replaced by a small number, its search index (`IndexImage`), the endpoints' change
+//   fingerprints, and the link table (one JSON string, parsed on first need);
+// - detail: the parsed documents as JSON text, one part per file, read only when inspect or
+//   invoke follows a schema (see `detail.ts`).
+// The daemon keeps the core's objects and never the documents.
+import { createHash } from 'node:crypto';
+import type { IndexImage } from '../catalog/catalog.ts';
+import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
+import { escapeToken } from '../import/pointer.ts';
+
+export const CODEC_VERSION = 1;
+
+/** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
+export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
+
+/** What `ImportedSpec` holds besides endpoints and schemas. */
+export type SpecMeta = Omit<ImportedSpec, 'endpoints' | 'schemas'>;
+
+export interface CoreData {
+  readonly v: number;
+  readonly meta: SpecMeta;
+  /** Endpoints with each `SchemaLink` replaced by `{ $link: n }` (a row of `links`). */
+  readonly endpoints: readonly Endpoint[];
+  /** The link table as JSON bytes (outside the heap), parsed when a schema is first followed. */
+  readonly links: Buffer;
+  /** The index; its postings stay undecoded bytes until the first search that needs them. */
+  readonly index: IndexImage;
+  /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
+  readonly prints: Buffer;
+  /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
+  readonly digests: readonly string[];
+  /** Byte length and sha256 of each file's part of the detail, in `meta.files` order. */
+  readonly parts: readonly DetailPart[];
+}
+
+export interface DetailPart {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export interface Encoded {
+  readonly core: Buffer;
+  readonly detail: Buffer;
+}
+
+/**
+ * Bytes of JSON per chunk of the core (endpoints, index postings): each chunk parses in a few
+ * milliseconds, and the daemon yields between chunks, so decoding a 20,000-endpoint spec never
+ * holds its thread long.
+ */
+const CHUNK_BYTES = 128 * 1024;
+
+/** The core's first part: everything but the endpoints and the index postings. */
+interface Head {
+  readonly v: number;
+  readonly meta: SpecMeta;
+  readonly endpointCount: number;
+  readonly digests: readonly string[];
+  readonly parts: readonly DetailPart[];
+  readonly endpointChunks: number;
+  readonly postingChunks: number;
+  /** Strings endpoints repeat (parameter names and descriptions, tags, statuses...), by number. */
+  readonly strings: readonly string[];
+  /** Values endpoints share (servers, security), by number. */
+  readonly shared: readonly unknown[];
+  readonly index: Omit<IndexImage, 'mini'> & { readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'> };
+}
+
+/**
+ * Encodes a freshly imported spec (its documents still parsed, in `documents`). Throws when the
+ * documents cannot be written as JSON (cyclic YAML aliases, hostile depth): the caller then keeps
+ * the spec the old way.
+ */
+export function encodeSpec(
+  spec: ImportedSpec,
+  documents: (file: string) => unknown,
+  index: IndexImage,
+  prints: readonly string[],
+  digests: readonly string[],
+): Encoded {
+  const files = spec.files;
+  const fileIndex = new Map(files.map((f, i) => [f, i]));
+  const places = new Map<string, Map<object, string>>();
+  const placeIn = (file: string): Map<object, string> => {
+    let map = places.get(file);
+    if (!map) {
+      map = new Map();
+      const doc = documents(file);
+      if (doc !== null && typeof doc === 'object') collectPlaces(doc as object, '', map);
+      places.set(file, map);
+    }
+    return map;
+  };
+  const rows: LinkRow[] = [];
+  const rowOf = (link: SchemaLink): { $link: number } => {
+    const f = fileIndex.get(link.file) ?? -1;
+    const node = link.node;
+    const pointer = f >= 0 && node !== null && typeof node === 'object' ? placeIn(link.file).get(node) : undefined;
+    rows.push(pointer !== undefined ? [f, pointer] : [f, null, node]);
+    return { $link: rows.length - 1 };
+  };
+  const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
+  const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
+  const { endpoints: _e, schemas: _s, ...meta } = spec;
+  const { index: postings, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
+  const table = new Table();
+  const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
+  const postingChunks = chunks(postings);
+  const head: Head = {
+    v: CODEC_VERSION,
+    meta,
+    endpointCount: endpoints.length,
+    digests,
+    parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })),
+    endpointChunks: endpointChunks.length,
+    postingChunks: postingChunks.length,
+    strings: table.strings,
+    shared: table.shared.map((text) => JSON.parse(text) as unknown),
+    index: { ...index, mini: miniHead },
+  };
+  const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
+  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
+  // Framing: part count, each part's length (u32 LE), then the parts.
+  const frame = Buffer.alloc(4 * (parts.length + 1));
+  frame.writeUInt32LE(parts.length, 0);
+  parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
+  return { core: Buffer.concat([frame, ...parts]), detail: Buffer.concat(texts) };
+}
+
+/** Items as JSON arrays of about `CHUNK_BYTES` each. */
+function chunks(items: readonly unknown[]): Buffer[] {
+  const out: Buffer[] = [];
+  let open: string[] = [];
+  let size = 0;
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    open.push(text);
+    size += text.length;
+    if (size >= CHUNK_BYTES) {
+      out.push(Buffer.from(`[${open.join(',')}]`));
+      open = [];
+      size = 0;
+    }
+  }
+  if (open.length > 0) out.push(Buffer.from(`[${open.join(',')}]`));
+  return out;
+}
+
+/** Repeated strings and shared values, each written once and referred to by number. */
+class Table {
+  readonly strings: string[] = [];
+  readonly shared: string[] = [];
+  readonly #strings = new Map<string, number>();
+  readonly #shared = new Map<string, number>();
+
+  string(s: string): number {
+    let n = this.#strings.get(s);
+    if (n === undefined) {
+      n = this.strings.length;
+      this.strings.push(s);
+      this.#strings.set(s, n);
+    }
+    return n;
+  }
+
+  value(v: unknown): number {
+    const text = JSON.stringify(v);
+    let n = this.#shared.get(text);
+    if (n === undefined) {
+      n = this.shared.length;
+      this.shared.push(text);
+      this.#shared.set(text, n);
+    }
+    return n;
+  }
+}
+
+type Loose = Record<string, unknown>;
+
+/** The endpoint with its repeated strings and shared values as numbers (see `expand`). */
+function shrink(e: Endpoint, t: Table): unknown {
+  const str = (v: unknown) => (typeof v === 'string' ? t.string(v) : v);
+  const out: Loose = { ...e, tags: e.tags.map((x) => t.string(x)), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  if (e.security !== undefined) out['security'] = t.value(e.security);
+  out['parameters'] = e.parameters.map((p) => ({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), ...(p.description !== undefined ? { description: t.string(p.description) } : {}) }));
+  if (e.requestBody) out['requestBody'] = { ...e.requestBody, description: str(e.requestBody.description), contents: e.requestBody.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) };
+  out['responses'] = e.responses.map((r) => ({ ...r, status: t.string(r.status), label: t.string(r.label), ...(r.contentTypes ? { contentTypes: r.contentTypes.map((x) => t.string(x)) } : {}) }));
+  return out;
+}
+
+/** `shrink` undone, in place: numbers back to the (shared) strings and values they stand for. */
+function expand(x: Loose, strings: readonly string[], shared: readonly unknown[]): Endpoint {
+  const str = (v: unknown): unknown => (typeof v === 'number' ? strings[v] : v);
+  x['tags'] = (x['tags'] as unknown[]).map(str);
+  x['servers'] = shared[x['servers'] as number];
+  if (x['security'] !== undefined) x['security'] = shared[x['security'] as number];
+  (x['source'] as Loose)['file'] = str((x['source'] as Loose)['file']);
+  for (const p of x['parameters'] as Loose[]) {
+    p['name'] = str(p['name']);
+    p['in'] = str(p['in']);
+    p['type'] = str(p['type']);
+    if (p['description'] !== undefined) p['description'] = str(p['description']);
+  }
+  const body = x['requestBody'] as Loose | undefined;
+  if (body) {
+    if (body['description'] !== undefined) body['description'] = str(body['description']);
+    for (const c of body['contents'] as Loose[]) c['mediaType'] = str(c['mediaType']);
+  }
+  for (const r of x['responses'] as Loose[]) {
+    r['status'] = str(r['status']);
+    r['label'] = str(r['label']);
+    if (r['contentTypes']) r['contentTypes'] = (r['contentTypes'] as unknown[]).map(str);
+  }
+  return x as unknown as Endpoint;
+}
+
+/**
+ * Decodes a core (throws on bytes that are not one of this version), part by part, calling
+ * `pause` between parts (the daemon lets other work in there).
+ */
+export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> = async () => {}): Promise<CoreData> {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < 4) throw new Error('spec image too short');
+  const count = buf.readUInt32LE(0);
+  if (count < 3 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
+  let at = 4 * (count + 1);
+  /** Part `i` as its own bytes (a copy: the core's buffer can go once decoded). */
+  const raw = (i: number): Buffer => {
+    const length = buf.readUInt32LE(4 * (i + 1));
+    if (at + length > buf.length) throw new Error('spec image is cut short');
+    const out = Buffer.from(buf.subarray(at, at + length));
+    at += length;
+    return out;
+  };
+  const part = (i: number): unknown => JSON.parse(raw(i).toString('utf8')) as unknown;
+  const head = part(0) as Partial<Head> | null;
+  if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
+    throw new Error('not a spec image of this version');
+  }
+  if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+    throw new Error('spec image parts do not agree');
+  }
+  const links = raw(1);
+  const prints = raw(2);
+  const endpoints: Endpoint[] = [];
+  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
+    await pause();
+    const items = part(i);
+    if (!Array.isArray(items)) throw new Error('spec image part is not a list');
+    for (const item of items) endpoints.push(expand(item as Loose, head.strings ?? [], head.shared ?? []));
+  }
+  const postings: Buffer[] = [];
+  for (let i = 3 + head.endpointChunks!; i < count; i++) postings.push(raw(i));
+  if (at !== buf.length) throw new Error('spec image has trailing bytes');
+  if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
+  const h = head as Head;
+  const miniHead = h.index.mini;
+  // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
+  const mini = (): MiniData => {
+    const index: MiniData['index'] = [];
+    for (const p of postings) for (const item of JSON.parse(p.toString('utf8')) as MiniData['index']) index.push(item);
+    return { ...miniHead, index } as MiniData;
+  };
+  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, mini }, prints, digests: h.digests, parts: h.parts };
+}
+
+type MiniData = Exclude<IndexImage['mini'], () => unknown>;
+
+/** Every object of a document by identity -> its JSON pointer (how a link names its node). */
+function collectPlaces(root: object, base: string, out: Map<object, string>): void {
+  const stack: [object, string][] = [[root, base]];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (out.has(node)) continue;
+    out.set(node, pointer);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v = node[i] as unknown;
+        if (v !== null && typeof v === 'object') stack.push([v, `${pointer}/${i}`]);
+      }
+    } else {
+      for (const k in node) {
+        const v = (node as Record<string, unknown>)[k];
+        if (v !== null && typeof v === 'object') stack.push([v, `${pointer}/${escapeToken(k)}`]);
+      }
+    }
+  }
+}
+
+/** The endpoint with every schema link passed through `fn` (a copy where links are; the rest shared). */
+export function mapLinks<L>(e: Endpoint, fn: (link: SchemaLink) => L): Endpoint {
+  const hasLinks = e.parameters.some((p) => p.schema) || e.requestBody?.contents.some((c) => c.schema) || e.responses.some((r) => r.schema);
+  if (!hasLinks) return e;
+  const swap = <T extends { readonly schema?: SchemaLink }>(x: T): T => (x.schema ? { ...x, schema: fn(x.schema) as unknown as SchemaLink } : x);
+  return {
+    ...e,
+    parameters: e.parameters.map(swap),
+    ...(e.requestBody ? { requestBody: { ...e.requestBody, contents: e.requestBody.contents.map(swap) } } : {}),
+    responses: e.responses.map(swap),
+  };
+}
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -1,0 +1,186 @@
+// A spec rebuilt from its core (codec.ts), with schemas read lazily. The daemon holds endpoints
+// and the index; the documents a schema link points into are read from the snapshot file (or a
+// buffer when no snapshot could be written) when inspect or invoke first follows a link, and only
+// a few specs' documents are kept parsed at a time.
+// A detail part whose bytes do not match the digest the core recorded is not used: the source file
+// is read instead, if it still holds the bytes the spec was imported from. Otherwise the link says
+// what is missing rather than serve something else.
+import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
+import type { ResolvedSchema, SchemaResolver } from '../model/spec.ts';
+import { DocumentSet } from '../import/documents.ts';
+import { lookupPointer } from '../import/pointer.ts';
+import { decodeUtf8, parseText } from '../import/read.ts';
+import { DocumentSchemaResolver } from '../import/schemas.ts';
+import { type CoreData, type LinkRow, sha256 } from './codec.ts';
+
+/** Where a spec's detail bytes are: a region of a snapshot file, or memory. */
+export type DetailSource = { readonly file: string; readonly offset: number } | { readonly bytes: Buffer };
+
+/** How many specs keep their documents parsed (most recently used first). */
+const KEPT_PARSED = 3;
+const parsed: SpecDetail[] = [];
+
+class SpecDetail {
+  readonly #core: Pick<CoreData, 'parts' | 'digests' | 'links'>;
+  readonly #files: readonly string[];
+  readonly #source: DetailSource;
+  #rows: readonly LinkRow[] | undefined;
+  #docs: Map<string, unknown> | undefined;
+  #resolver: DocumentSchemaResolver | undefined;
+
+  constructor(core: CoreData, source: DetailSource) {
+    this.#core = { parts: core.parts, digests: core.digests, links: core.links };
+    this.#files = core.meta.files;
+    this.#source = source;
+  }
+
+  fileOf(row: number): string {
+    const f = this.#row(row)[0];
+    return this.#files[f] ?? this.#files[0] ?? '';
+  }
+
+  nodeOf(row: number): unknown {
+    const r = this.#row(row);
+    if (r[1] === null) return r[2];
+    const docs = this.#documents();
+    const doc = docs.get(this.#files[r[0]]!);
+    if (doc === undefined) return { $unresolved: r[1], reason: 'the document could not be read again; run svc update' };
+    const found = lookupPointer(doc, r[1]);
+    return found.found ? found.value : { $unresolved: r[1], reason: 'not found in the document; run svc update' };
+  }
+
+  resolver(): DocumentSchemaResolver {
+    this.#documents();
+    return this.#resolver!;
+  }
+
+  #row(row: number): LinkRow {
+    this.#rows ??= JSON.parse(this.#core.links.toString('utf8')) as LinkRow[];
+    return this.#rows[row] ?? [0, null, null];
+  }
+
+  #documents(): Map<string, unknown> {
+    const at = parsed.indexOf(this);
+    if (at > 0) {
+      parsed.splice(at, 1);
+      parsed.unshift(this);
+    }
+    if (this.#docs) return this.#docs;
+    const docs = new Map<string, unknown>();
+    let offset = 'offset' in this.#source ? this.#source.offset : 0;
+    const fd = 'file' in this.#source ? tryOpen(this.#source.file) : undefined;
+    try {
+      this.#files.forEach((file, i) => {
+        const part = this.#core.parts[i]!;
+        const bytes = 'bytes' in this.#source ? this.#source.bytes.subarray(offset, offset + part.bytes) : readAt(fd, offset, part.bytes);
+        offset += part.bytes;
+        const doc = bytes && sha256(bytes) === part.sha256 ? JSON.parse(bytes.toString('utf8')) : fromSource(file, this.#core.digests[i]);
+        if (doc !== undefined) docs.set(file, doc);
+      });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    this.#docs = docs;
+    this.#resolver = new DocumentSchemaResolver(docs.size > 0 ? DocumentSet.fromDocs(docs) : DocumentSet.fromDocs(new Map([[this.#files[0] ?? '', {}]])));
+    parsed.unshift(this);
+    // Only a few specs keep their documents parsed: the rest are read again when next needed.
+    for (const old of parsed.splice(KEPT_PARSED)) old.#drop();
+    return docs;
+  }
+
+  #drop(): void {
+    this.#docs = undefined;
+    this.#resolver = undefined;
+  }
+}
+
+function tryOpen(file: string): number | undefined {
+  try {
+    return openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+function readAt(fd: number | undefined, offset: number, length: number): Buffer | undefined {
+  if (fd === undefined) return undefined;
+  const out = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, out, done, length - done, offset + done);
+    if (n <= 0) return undefined;
+    done += n;
+  }
+  return out;
+}
+
+/** The source file parsed again, if it still holds the bytes the spec was built from. */
+function fromSource(file: string, digest: string | undefined): unknown {
+  try {
+    const bytes = readFileSync(file);
+    if (digest === undefined || sha256(bytes) !== digest) return undefined;
+    const result = parseText(decodeUtf8(bytes));
+    return result.ok ? result.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A schema link whose node is read when first asked for. */
+class LazyLink implements SchemaLink {
+  readonly #detail: SpecDetail;
+  readonly #row: number;
+
+  constructor(detail: SpecDetail, row: number) {
+    this.#detail = detail;
+    this.#row = row;
+  }
+
+  get file(): string {
+    return this.#detail.fileOf(this.#row);
+  }
+
+  get node(): unknown {
+    return this.#detail.nodeOf(this.#row);
+  }
+}
+
+class LazySchemas implements SchemaResolver {
+  readonly #detail: SpecDetail;
+
+  constructor(detail: SpecDetail) {
+    this.#detail = detail;
+  }
+
+  resolve(link: SchemaLink, options?: { maxDepth?: number }): ResolvedSchema {
+    return this.#detail.resolver().resolve(link, options);
+  }
+
+  shallow(link: SchemaLink): SchemaLink {
+    return this.#detail.resolver().shallow(link);
+  }
+}
+
+/**
+ * The spec a core describes. The spec name, collection and source file every endpoint repeats
+ * are shared, not one copy per endpoint as parsing makes them.
+ */
+export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
+  const detail = new SpecDetail(core, source);
+  const link = (x: unknown): SchemaLink => new LazyLink(detail, (x as { $link: number }).$link);
+  const meta = core.meta;
+  const files = new Map(meta.files.map((f) => [f, f]));
+  const endpoints = core.endpoints as Endpoint[];
+  for (const e of endpoints) {
+    const w = e as { -readonly [K in keyof Endpoint]: Endpoint[K] };
+    w.spec = meta.name;
+    w.collection = meta.collection;
+    const file = files.get(e.source.file);
+    if (file !== undefined) (e.source as { file: string }).file = file;
+    for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
+    for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
+    for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
+  }
+  return { ...meta, endpoints, schemas: new LazySchemas(detail) };
+}

@@ -1,0 +1,165 @@
+// Snapshot files: one per configured spec in the user's private cache folder
+// (`$XDG_CACHE_HOME/svc/snapshots`, else `~/.cache/svc/snapshots`; folder 0700, files 0600).
+//
+// The file name is the key: a hash of the format version, svc's version and the config entry that
+// shapes the import. Inside, the core records
+// the files the spec read and the hash of their contents; a snapshot serves only while those
+// files still hash the same. Layout:
+//   "SVCSNAP1" | u32 header length | header JSON | core bytes | detail bytes
+// The header holds the key material and the core's length and sha256, so a truncated or edited
+// file is refused before it is deserialized. Written to a temp file and renamed: a reader sees
+// the old file or the new one.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { CODEC_VERSION, sha256 } from './codec.ts';
+
+const MAGIC = Buffer.from('SVCSNAP1');
+/** A header larger than this is not ours. */
+const MAX_HEADER = 64 * 1024;
+
+/** `$XDG_CACHE_HOME/svc/snapshots` (an absolute XDG_CACHE_HOME only, as the XDG spec asks), else `~/.cache/svc/snapshots`. */
+export function snapshotDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'svc', 'snapshots');
+}
+
+/** Everything a snapshot depends on besides the files' contents. */
+export interface KeyMaterial {
+  readonly svcVersion: string;
+  /** The config entry's import settings (path, name, collection, ref rules, size limit), as text. */
+  readonly importKey: string;
+}
+
+export function snapshotKey(material: KeyMaterial): string {
+  return sha256(JSON.stringify([CODEC_VERSION, material.svcVersion, material.importKey])).slice(0, 40);
+}
+
+interface Header {
+  readonly key: string;
+  readonly coreBytes: number;
+  readonly coreSha256: string;
+  readonly detailBytes: number;
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly core: Buffer; readonly file: string; readonly detailOffset: number }
+  | { readonly ok: false; readonly reason: 'missing' | 'corrupt'; readonly detail: string };
+
+/** Makes the folder (0700) if needed and checks it is a real folder of this user that no one else can write. */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const st = await lstat(dir);
+  if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+  if ((st.mode & 0o022) !== 0) throw new Error(`${dir} can be written by other users`);
+}
+
+/** Reads the header and core of the snapshot for `key`; the detail stays on disk. */
+export async function readSnapshot(dir: string, key: string): Promise<ReadResult> {
+  const file = join(dir, `${key}.snap`);
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { ok: false, reason: 'missing', detail: 'no snapshot yet' } : { ok: false, reason: 'corrupt', detail: `cannot open: ${code ?? String(error)}` };
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { ok: false, reason: 'corrupt', detail: 'not a regular file' };
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { ok: false, reason: 'corrupt', detail: 'owned by another user' };
+    const lead = Buffer.alloc(MAGIC.length + 4);
+    if ((await handle.read(lead, 0, lead.length, 0)).bytesRead !== lead.length || !lead.subarray(0, MAGIC.length).equals(MAGIC)) {
+      return { ok: false, reason: 'corrupt', detail: 'not a snapshot file (bad magic)' };
+    }
+    const headerBytes = lead.readUInt32LE(MAGIC.length);
+    if (headerBytes > MAX_HEADER) return { ok: false, reason: 'corrupt', detail: 'header too large' };
+    const headerBuf = Buffer.alloc(headerBytes);
+    if ((await handle.read(headerBuf, 0, headerBytes, lead.length)).bytesRead !== headerBytes) return { ok: false, reason: 'corrupt', detail: 'truncated header' };
+    let header: Header;
+    try {
+      header = JSON.parse(headerBuf.toString('utf8')) as Header;
+    } catch {
+      return { ok: false, reason: 'corrupt', detail: 'unreadable header' };
+    }
+    if (header.key !== key) return { ok: false, reason: 'corrupt', detail: 'header names another key' };
+    const coreAt = lead.length + headerBytes;
+    if (!Number.isSafeInteger(header.coreBytes) || !Number.isSafeInteger(header.detailBytes) || st.size !== coreAt + header.coreBytes + header.detailBytes) {
+      return { ok: false, reason: 'corrupt', detail: `size ${st.size} does not match the header (truncated?)` };
+    }
+    const core = Buffer.allocUnsafe(header.coreBytes);
+    if ((await handle.read(core, 0, header.coreBytes, coreAt)).bytesRead !== header.coreBytes) return { ok: false, reason: 'corrupt', detail: 'truncated core' };
+    if (sha256(core) !== header.coreSha256) return { ok: false, reason: 'corrupt', detail: 'core checksum mismatch' };
+    return { ok: true, core, file, detailOffset: coreAt + header.coreBytes };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the snapshot for `key` (temp file, then rename). Throws when the folder cannot be written. */
+export async function writeSnapshot(dir: string, key: string, core: Uint8Array, detail: Uint8Array): Promise<{ file: string; detailOffset: number }> {
+  await ensurePrivateDir(dir);
+  const header = Buffer.from(JSON.stringify({ key, coreBytes: core.length, coreSha256: sha256(core), detailBytes: detail.length } satisfies Header));
+  const lead = Buffer.alloc(MAGIC.length + 4);
+  MAGIC.copy(lead);
+  lead.writeUInt32LE(header.length, MAGIC.length);
+  const file = join(dir, `${key}.snap`);
+  const temp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await handle.writev([lead, header, core, detail]);
+    await handle.close();
+    await rename(temp, file);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return { file, detailOffset: lead.length + header.length + core.length };
+}
+
+/** Where a snapshot for `key` lives (for messages and tests). */
+export function snapshotFile(dir: string, key: string): string {
+  return join(dir, `${key}.snap`);
+}
+
+/** Snapshots not used for this long are removed (a svc version or config entry gone by). */
+const UNUSED_MS = 30 * 24 * 3600 * 1000;
+
+/** Marks a snapshot as used now (its age is what `prune` goes by). */
+export async function touchSnapshot(file: string): Promise<void> {
+  const now = new Date();
+  await utimes(file, now, now).catch(() => {});
+}
+
+/**
+ * Removes snapshots unused for 30 days and temp files left by a write that died. Other daemons
+ * (other configs) share the folder, so age is the only safe test. Never throws.
+ */
+export async function pruneSnapshots(dir: string, now = Date.now()): Promise<number> {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^[0-9a-f]{40}\.snap$/.test(name) && !/^\.[0-9a-f]{40}\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      const st = await lstat(file);
+      const limit = name.endsWith('.tmp') ? 24 * 3600 * 1000 : UNUSED_MS;
+      if (st.isFile() && now - st.mtimeMs > limit) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // Gone already, or not ours to judge.
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,65 @@
+// A real daemon across restarts: the first start imports and saves a snapshot, the next start
+// serves from it (status says which), an edited file is rebuilt at the next start, and five
+// `svc update` started at once all succeed, sharing runs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
+import { openapi, project, startDaemon, svc, svcJson, type Op } from './support.ts';
+
+const OPS: Op[] = Array.from({ length: 30 }, (_, i) => ({ method: 'GET', path: `/widgets/${i}`, summary: `Read widget ${i}`, tag: 'widgets' }));
+
+async function snapshotNote(p: ReturnType<typeof project>): Promise<string | undefined> {
+  const { json } = await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status']);
+  return json.daemons[0]?.status.specs.find((s) => s.name === 'widgets')?.snapshot;
+}
+
+test('the next start serves from the snapshot; an edited file is rebuilt and status says why', async () => {
+  const p = project();
+  p.write('specs/widgets.yaml', openapi('Widgets', OPS));
+  p.config(['specs/widgets.yaml']);
+  try {
+    let d = await startDaemon(p);
+    assert.equal(await snapshotNote(p), 'rebuilt: no snapshot yet; snapshot saved');
+    await d.stop();
+
+    d = await startDaemon(p);
+    assert.equal(await snapshotNote(p), 'loaded from snapshot');
+    const found = await svc(p, ['search', 'read widget 7']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, /widgets:GET:\/widgets\/7/);
+    const text = await svc(p, ['status']);
+    assert.match(text.stdout, /loaded from snapshot/);
+    await d.stop();
+
+    p.write('specs/widgets.yaml', openapi('Widgets', [...OPS, { method: 'POST', path: '/widgets', summary: 'Create a widget' }]));
+    d = await startDaemon(p);
+    assert.equal(await snapshotNote(p), 'rebuilt: files changed since the snapshot; snapshot saved');
+    assert.match((await svc(p, ['search', 'create widget'])).stdout, /widgets:POST:\/widgets/);
+    await d.stop();
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('five svc update started at once all succeed; one run applies the change', async () => {
+  const p = project();
+  p.write('specs/widgets.yaml', openapi('Widgets', OPS));
+  p.config(['specs/widgets.yaml']);
+  const d = await startDaemon(p);
+  try {
+    p.write('specs/widgets.yaml', openapi('Widgets', OPS.map((o) => ({ ...o, summary: `${o.summary} (v2)` }))));
+    const runs = await Promise.all(Array.from({ length: 5 }, () => svc(p, ['update', '--json'])));
+    const results = runs.map((r) => {
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+      return (JSON.parse(r.stdout) as { daemons: { result: UpdateResult }[] }).daemons[0]!.result;
+    });
+    for (const r of results) assert.equal(r.ok, true);
+    // The change was applied by exactly one run (every caller of that run reports it), and serves.
+    const applied = new Set(results.filter((r) => r.specs.some((s) => s.state === 'changed')).map((r) => r.startedAt));
+    assert.equal(applied.size, 1);
+    assert.match((await svc(p, ['search', 'read widget 3'])).stdout, /\(v2\)/);
+  } finally {
+    await d.stop();
+    p.cleanup();
+  }
+});
