@@ -6,6 +6,7 @@
 import type { SpecConfig } from '../config/index.ts';
 import { closestKey } from '../config/suggest.ts';
 import { describeScheme, matchAuth, unmetSchemes } from '../invoke/auth-match.ts';
+import { credentialBase } from '../invoke/base-url.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { clip } from '../tools/text.ts';
 import type { ImportedSpec, SecurityScheme, Server } from '../model/index.ts';
@@ -101,6 +102,24 @@ export function configFindings(spec: SpecConfig, index: number, imported: Import
       `${count} of ${imported.endpoints.length} endpoints of spec ${spec.name} need credentials for ${describeScheme(name, schemes[name])}, and svc.yaml configures none that serves it; invoke calls them without credentials`,
       `add to specs[${index}].auth: ${exampleAuth(spec.name, name, schemes[name])}`,
     );
+  }
+
+  // No baseUrl: credentials go to the spec's first server, an address the spec's authors chose.
+  const holdsCredentials = spec.auth.length > 0 || Object.keys(spec.parameters ?? {}).length > 0;
+  if (spec.baseUrl === undefined && holdsCredentials) {
+    let href: string | undefined;
+    try {
+      href = credentialBase(imported, spec, `specs[${index}]`).href;
+    } catch {
+      href = undefined; // no usable server: invoke says so on the first call
+    }
+    if (href !== undefined) {
+      warn(
+        'credentials-to-spec-server',
+        `specs[${index}] (${spec.name}) sets no baseUrl: its credentials go to ${clip(href, 200)}, the first server the spec names`,
+        `if that is the API you trust with them, say so: specs[${index}].baseUrl: ${clip(href, 200)}`,
+      );
+    }
   }
 
   const unmatched = spec.baseUrl !== undefined ? baseUrlFinding(spec.baseUrl, imported) : undefined;

@@ -92,7 +92,20 @@ describe('svc check: config against spec', () => {
     const report = await check('auth:\n  - { type: bearer, token: "${CLUSTER_TOKEN}" }\n  - { type: basic, username: ops, password: "${CLUSTER_PASSWORD}" }');
     assert.deepEqual(codes(report.notes), ['auth-mapped']);
     assert.match(report.notes[0]!.message, /specs\[0\]\.auth\[0\] \(bearer\) is applied to scheme BearerToken \(apiKey in header authorization\) of spec cluster as "authorization: Bearer <token>"/);
-    assert.deepEqual(codes(report.warnings), [], 'nothing else to say: every scheme is served');
+    assert.deepEqual(codes(report.warnings), ['credentials-to-spec-server'], 'every scheme is served; only where the credentials go is for the user to confirm');
+  });
+
+  it('warns when credentials would go to the spec\'s own first server because svc.yaml sets no baseUrl', async () => {
+    const report = await check('auth:\n  - { type: bearer, token: "${CLUSTER_TOKEN}" }\n  - { type: basic, username: ops, password: "${CLUSTER_PASSWORD}" }');
+    const finding = report.warnings.find((w) => w.code === 'credentials-to-spec-server');
+    assert.ok(finding, JSON.stringify(report.warnings));
+    assert.match(finding.message, /^specs\[0\] \(cluster\) sets no baseUrl: its credentials go to https:\/\/[^ ]*cluster\.example\/api\/v1, the first server the spec names$/);
+    assert.match(finding.hint ?? '', /specs\[0\]\.baseUrl: https:\/\//);
+    // With a baseUrl, or with no credentials at all, there is nothing to confirm.
+    const pinned = await check('baseUrl: https://eu.cluster.example/api/v1\nauth:\n  - { type: bearer, token: "${CLUSTER_TOKEN}" }');
+    assert.ok(!codes(pinned.warnings).includes('credentials-to-spec-server'));
+    const bare = await check('writes: deny');
+    assert.ok(!codes(bare.warnings).includes('credentials-to-spec-server'));
   });
 
   it('warns about an auth entry that serves none of the schemes, naming the schemes it could mean', async () => {
