@@ -1,0 +1,192 @@
+// One spec's state in the catalogue: its entries, exact-match keys and lazily built path look-ups,
+// and its search index; prepared ahead of `Catalog.replace` (from an index image when a snapshot
+// has one, in steps when the daemon asks) so the swap itself stays short.
+import type { Endpoint, ImportedSpec } from '../model/index.ts';
+import { type Entry, type IndexImage, type PathCache, SearchIndex, exactKey, makeEntry, normalizePath } from './search.ts';
+import { specNameTerms } from './spec-names.ts';
+
+/**
+ * Specs made ready ahead of `replace` (see `prepareSpec`), so the swap itself stays short. Weak:
+ * a spec dropped before it was served takes its state along.
+ */
+const PREPARED = new WeakMap<ImportedSpec, SpecState>();
+
+/** The state prepared for `spec`, once: a prepared state serves one catalogue, another builds its own. */
+export function takePrepared(spec: ImportedSpec): SpecState | undefined {
+  const state = PREPARED.get(spec);
+  PREPARED.delete(spec);
+  return state;
+}
+
+/**
+ * Builds what `replace` will need for `spec` now: its listings and its index, restored from
+ * `image` (made by `indexImage` over the same endpoints) when given, else built. The daemon calls
+ * this spec by spec, between other work, so that `replace` of a large catalogue does not hold
+ * the thread for long.
+ */
+export function prepareSpec(spec: ImportedSpec, image?: IndexImage): void {
+  if (!PREPARED.has(spec)) PREPARED.set(spec, new SpecState(spec, image));
+}
+
+/**
+ * `prepareSpec` in steps, awaiting `pause` between them (a few milliseconds of work each), with
+ * the index loaded into MiniSearch ahead of the first search: what the daemon does for a spec an
+ * update brings in, while it keeps answering.
+ */
+export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>): Promise<void> {
+  if (PREPARED.has(spec)) return;
+  const steps = collect(spec);
+  let r = steps.next();
+  while (!r.done) {
+    await pause();
+    r = steps.next();
+  }
+  await pause();
+  const state = new SpecState(spec, image, r.value);
+  await state.index.preload();
+  PREPARED.set(spec, state);
+}
+
+/** Builds the search index of one spec as the catalogue would, as plain data (for a worker or a snapshot). */
+export function indexImage(spec: ImportedSpec): IndexImage {
+  return new SpecState(spec).index.image();
+}
+
+/** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
+export class SpecState {
+  readonly spec: ImportedSpec;
+  readonly entries: readonly Entry[];
+  readonly endpoints: readonly Endpoint[];
+  readonly byId: ReadonlyMap<string, Entry>;
+  readonly byTag: ReadonlyMap<string, readonly Endpoint[]>;
+  /** Path look-ups, built on the first query that names a path or the first suggestion (most specs never need them). */
+  #paths: PathMaps | undefined;
+  readonly deprecated: number;
+  /** This spec's own full-text index. */
+  readonly index: SearchIndex;
+  /** Place in the catalogue's spec order (set on every `replace`): breaks ties between equal hits. */
+  position = 0;
+  /** Terms a query may name this spec by (its name, title, host, collection). */
+  readonly names: ReadonlySet<string>;
+  /** Exact summaries and operationIds (`exactKey`) -> entries, built on the first search. */
+  #exact: Map<string, Entry[]> | undefined;
+
+  constructor(spec: ImportedSpec, image?: IndexImage, collected?: Collected) {
+    this.spec = spec;
+    const { entries, byId, byTag, deprecated, paths } = collected ?? runSteps(collect(spec));
+    this.entries = entries;
+    this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
+    this.byId = byId;
+    this.byTag = byTag;
+    this.deprecated = deprecated;
+    if (image) {
+      this.index = SearchIndex.restore(entries, image);
+    } else {
+      this.index = new SearchIndex();
+      this.index.add(entries, paths);
+    }
+    this.names = specNameTerms(spec);
+  }
+
+  /** Entries whose summary or operationId is, word for word, `key` (an `exactKey`). */
+  exact(key: string): readonly Entry[] | undefined {
+    if (!this.#exact) {
+      const map = new Map<string, Entry[]>();
+      for (const entry of this.entries) {
+        const e = entry.endpoint;
+        const keys = new Set<string>();
+        if (e.summary) keys.add(exactKey(e.summary));
+        if (e.operationId) keys.add(exactKey(e.operationId));
+        for (const k of keys) if (k) push(map, k, entry);
+      }
+      this.#exact = map;
+    }
+    return this.#exact.get(key);
+  }
+
+  /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
+  get byPath(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byPath;
+  }
+
+  /** Last normalized segment (`pulls`, `{}`) -> entries, for tail matches (`/pulls`). */
+  get byLastSegment(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byLastSegment;
+  }
+
+  /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
+  get byLastTwo(): ReadonlyMap<string, readonly Entry[]> {
+    return this.#pathMaps().byLastTwo;
+  }
+
+  #pathMaps(): PathMaps {
+    if (this.#paths) return this.#paths;
+    const byPath = new Map<string, Entry[]>();
+    const byLastSegment = new Map<string, Entry[]>();
+    const byLastTwo = new Map<string, Entry[]>();
+    for (const entry of this.entries) {
+      const norm = normalizePath(entry.endpoint.path);
+      push(byPath, norm, entry);
+      push(byLastSegment, norm.slice(norm.lastIndexOf('/') + 1), entry);
+      push(byLastTwo, lastTwo(norm), entry);
+    }
+    return (this.#paths = { byPath, byLastSegment, byLastTwo });
+  }
+}
+
+/** What a spec state is built from, collected in steps (`collect`) so a caller can pause between them. */
+interface Collected {
+  readonly entries: Entry[];
+  readonly byId: Map<string, Entry>;
+  readonly byTag: Map<string, Endpoint[]>;
+  readonly deprecated: number;
+  readonly paths: PathCache;
+}
+
+/** Endpoints per step of `collect`. */
+const STEP = 500;
+
+function* collect(spec: ImportedSpec): Generator<void, Collected> {
+  const entries: Entry[] = [];
+  const byId = new Map<string, Entry>();
+  const byTag = new Map<string, Endpoint[]>();
+  let deprecated = 0;
+  const paths: PathCache = new Map();
+  let n = 0;
+  for (const endpoint of spec.endpoints) {
+    if (++n % STEP === 0) yield;
+    // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
+    if (byId.has(endpoint.id)) continue;
+    const entry = makeEntry(endpoint, entries.length + 1, entries.length, paths);
+    entries.push(entry);
+    byId.set(endpoint.id, entry);
+    if (endpoint.deprecated) deprecated++;
+    for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
+  }
+  return { entries, byId, byTag, deprecated, paths };
+}
+
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+interface PathMaps {
+  readonly byPath: ReadonlyMap<string, readonly Entry[]>;
+  readonly byLastSegment: ReadonlyMap<string, readonly Entry[]>;
+  readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
+}
+
+/** The last two segments (`customers/{}`), or the whole path when it has fewer. */
+export function lastTwo(normalized: string): string {
+  const last = normalized.lastIndexOf('/');
+  return last > 0 ? normalized.slice(normalized.lastIndexOf('/', last - 1) + 1) : normalized;
+}
+
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
