@@ -185,21 +185,13 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           log,
         });
   let outcomes: readonly ImportOutcome[] = [];
-  let started = 0;
-  // The import starts once the transport is up: in stdio mode after the first answers went out,
-  // since reading and parsing the specs holds the thread the early answers need.
-  let startImport!: () => void;
-  const importing = new Promise<void>((resolve) => (startImport = resolve));
+  // The specs load at once, while the MCP SDK loads and the client's first exchange goes on: the
+  // first tool call waits for the catalogue, and a cold import runs in the worker thread anyway.
+  const started = performance.now();
   let loaded = false;
-  const ready = importing.then(() => {
-    // A close that began before the import (a signal while stdio waited for the first exchange)
-    // must not start a long import: the process is on its way out.
-    if (closing) return [];
-    started = performance.now();
-    // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
-    // ends the process at once (src/daemon/signals.ts).
-    return whileHeavy(() => loader().then((l) => loadConfigured(config, l)));
-  }).then(
+  // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
+  // ends the process at once (src/daemon/signals.ts).
+  const ready = whileHeavy(() => loader().then((l) => loadConfigured(config, l))).then(
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
@@ -244,15 +236,12 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   try {
     if (config.serve.transport === 'stdio') {
       const stdio = await serveStdio({ context, log, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
-      // Parsing specs holds the thread: let the client's first exchange (tools/list) be answered first.
-      void stdio.firstExchange.then(startImport);
       // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
       void stdio.closed.then(() => close());
       handle = stdio;
       services?.setTransport({ transport: 'stdio' });
       log('serving MCP on stdio');
     } else {
-      startImport();
       const { startHttp, MCP_PATH, SSE_PATH } = await import('../mcp/http.ts');
       const httpAuth = auth ?? { kind: 'none' as const };
       const http = await startHttp({
@@ -277,6 +266,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     }
   } catch (error) {
     await services?.close();
+    await (await loading)?.close();
     throw error;
   }
   if (services) log(`control socket ${services.socketPath} (svc update, svc status)`);
