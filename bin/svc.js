@@ -35,5 +35,5 @@ if (existsSync(source)) {
   }
   await import(source.href);
 } else {
-  await import('../dist/cli/main.js');
+  await import('../dist/app/main.js');
 }

@@ -116,7 +116,9 @@ export class ImportPool {
   #start(): Worker {
     if (this.#worker) return this.#worker;
     const compileCache = module.getCompileCacheDir?.();
-    const worker = new Worker(new URL('./import-worker-boot.ts', import.meta.url), {
+    // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
+    const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
+    const worker = new Worker(new URL(boot, import.meta.url), {
       execArgv: workerArgs(),
       ...(compileCache ? { workerData: { compileCache } } : {}),
     });
