@@ -27,6 +27,7 @@ import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
 import { whileHeavy } from './signals.ts';
 import { importOptions } from './update.ts';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -150,14 +151,16 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
   const env = options.env ?? process.env;
-  const digests = new FileDigests();
-  // The loader (snapshots, the import worker) comes in with the first load, after the transport is up.
+  const snapshots = options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env)));
+  // Beside the snapshots, the files' digests: a start from snapshots checks them without hashing.
+  const digests = new FileDigests(snapshots !== undefined ? { memo: join(snapshots, 'digests.json') } : {});
+  // The loader (snapshots, the import worker) comes in with the first load.
   let loading: Promise<SpecLoader> | undefined;
   const loader = (): Promise<SpecLoader> =>
     (loading ??= Promise.all([import('./loader.ts'), buildFingerprint()]).then(
       ([{ SpecLoader: Loader }, build]) =>
         new Loader({
-          dir: options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env))),
+          dir: snapshots,
           // The version alone would let a snapshot made by other code of the same version serve.
           svcVersion: `${SVC_VERSION}+${build}`,
           digests,
@@ -198,7 +201,8 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       loaded = true;
       reportOutcomes(result, log, performance.now() - started);
       void loading?.then((l) => l.prune());
-      void services?.seed(config, result);
+      // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
+      void Promise.resolve(services?.seed(config, result)).then(() => digests.persist());
     },
     (error: unknown) => {
       log(`import failed: ${error instanceof Error ? error.message : String(error)}`);
