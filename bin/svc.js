@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Entry point: only wires. An installed package runs the compiled JavaScript in dist/ (Node strips
-// types only outside node_modules); a checkout, which has src/ and no need to build, runs the
-// TypeScript sources directly (type stripping; tsx when Node has it turned off).
+// Entry point: only wires. An installed package runs the bundled JavaScript in dist/app (Node strips
+// types only outside node_modules; see scripts/build.mjs); a checkout, which has src/ and no need
+// to build, runs the TypeScript sources directly (type stripping; tsx when Node has it turned off).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
@@ -35,5 +35,5 @@ if (existsSync(source)) {
   }
   await import(source.href);
 } else {
-  await import('../dist/cli/main.js');
+  await import('../dist/app/main.js');
 }

@@ -62,17 +62,36 @@ const IDLE_MS = 5_000;
 export class ImportPool {
   #worker: Worker | undefined;
   #nextId = 1;
-  readonly #pending = new Map<number, { resolve: (r: JobReply) => void; job: ImportJob }>();
+  readonly #pending = new Map<number, { resolve: (r: JobReply) => void; job: ImportJob; worker: Worker }>();
   #chain: Promise<unknown> = Promise.resolve();
   #idle: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Jobs asked for and not yet answered (queued or running). */
+  #open = 0;
 
   /** Runs one import in the worker, after the jobs before it. Never rejects: a dead worker comes back as `inline`. */
   run(file: string, options: ImportOptions, snapshot?: ImportJob['snapshot']): Promise<JobReply> {
     const job: ImportJob = { id: this.#nextId++, file, options, ...(snapshot ? { snapshot } : {}) };
-    const result = this.#chain.then(() => this.#send(job));
+    this.#open++;
+    const result = this.#chain.then(() => this.#send(job)).finally(() => this.#open--);
     this.#chain = result.catch(() => {});
     return result;
+  }
+
+  /** Whether a worker thread is up (started by a job or `warm`, not yet stopped). */
+  get running(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /**
+   * Ends the worker now when no job is queued or running, rather than after the idle time: at
+   * start the daemon then decodes what the worker built while the worker's heap (the parsed
+   * documents, the index under construction) is already given back, not on top of it.
+   */
+  release(): void {
+    if (this.#open > 0 || !this.#worker) return;
+    if (this.#idle) clearTimeout(this.#idle);
+    void this.#stop();
   }
 
   /**
@@ -101,7 +120,7 @@ export class ImportPool {
         resolve({ id: job.id, kind: 'inline', reason: `cannot start the import worker: ${(error as Error).message}` });
         return;
       }
-      this.#pending.set(job.id, { resolve, job });
+      this.#pending.set(job.id, { resolve, job, worker });
       worker.ref();
       worker.postMessage(job);
     }).finally(() => {
@@ -116,8 +135,13 @@ export class ImportPool {
   #start(): Worker {
     if (this.#worker) return this.#worker;
     const compileCache = module.getCompileCacheDir?.();
-    const worker = new Worker(new URL('./import-worker-boot.ts', import.meta.url), {
+    // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
+    const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
+    const worker = new Worker(new URL(boot, import.meta.url), {
       execArgv: workerArgs(),
+      // A small young generation: an import allocates hundreds of MB of short-lived objects, and
+      // with V8's default a worker's peak memory was about a third higher for the same CPU time.
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
       ...(compileCache ? { workerData: { compileCache } } : {}),
     });
     worker.on('message', (reply: JobReply) => {
@@ -128,8 +152,12 @@ export class ImportPool {
     });
     const fail = (reason: string) => {
       if (this.#worker === worker) this.#worker = undefined;
-      for (const [id, p] of this.#pending) p.resolve({ id, kind: 'inline', reason });
-      this.#pending.clear();
+      // Only this worker's jobs: a worker that was stopped may exit after the next one took a job.
+      for (const [id, p] of this.#pending) {
+        if (p.worker !== worker) continue;
+        this.#pending.delete(id);
+        p.resolve({ id, kind: 'inline', reason });
+      }
     };
     worker.on('error', (error) => fail(`the import worker failed: ${error.name}: ${error.message}`));
     worker.on('exit', (code) => fail(`the import worker stopped (exit ${code})`));
@@ -140,7 +168,7 @@ export class ImportPool {
   async #stop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = undefined;
-    if (worker && this.#pending.size === 0) await worker.terminate();
+    if (worker && ![...this.#pending.values()].some((p) => p.worker === worker)) await worker.terminate();
   }
 
   /** Stops the worker; jobs still queued come back `inline`. */

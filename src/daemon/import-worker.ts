@@ -2,8 +2,7 @@
 // thread, and hands back the spec's built state as bytes (src/snapshot's codec), transferred, not
 // copied. When a snapshot folder is given it writes the snapshot too, so the main thread never
 // touches the documents. Protocol: see `ImportJob` / `JobReply` in import-pool.ts.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { indexImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
@@ -14,17 +13,13 @@ import { writeSnapshot } from '../snapshot/store.ts';
 import { fingerprintList } from './diff.ts';
 import type { ImportJob, JobReply } from './import-pool.ts';
 
-/** sha256 hex per file, and whether they still make up the spec's hash (a file changed mid-import: no). */
-async function fileDigests(spec: ImportedSpec): Promise<string[] | undefined> {
-  try {
-    const digests = await Promise.all(spec.files.map(async (f) => createHash('sha256').update(await readFile(f)).digest('hex')));
-    const h = createHash('sha256');
-    for (const d of digests) h.update(d);
-    return h.digest('hex') === spec.hash ? digests : undefined;
-  } catch {
-    // A remote file (refs.remote) has no path to read again: such specs are not snapshotted.
-    return undefined;
-  }
+/**
+ * sha256 hex per file, as the importer read it (no second read: the next start compares these with
+ * the files as they are then). A file with no local path (a remote `$ref`) gets '': such specs are
+ * not snapshotted, since a start could not check that file.
+ */
+function fileDigests(spec: ImportedSpec, documents: DocumentSchemaResolver['documents']): string[] {
+  return spec.files.map((f) => (isAbsolute(f) ? (documents.digest(f) ?? '') : ''));
 }
 
 /** Makes a transferable copy when `bytes` shares its memory (Node's small-buffer pool) with others. */
@@ -41,7 +36,7 @@ async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBu
   const spec = outcome.spec;
   const schemas = spec.schemas;
   if (!(schemas instanceof DocumentSchemaResolver)) return { reply: { id: job.id, kind: 'inline', reason: 'no documents to encode' }, transfer: [] };
-  const digests = (await fileDigests(spec)) ?? spec.files.map(() => '');
+  const digests = fileDigests(spec, schemas.documents);
   let encoded;
   try {
     encoded = encodeSpec(spec, (f) => schemas.documents.doc(f), indexImage(spec), fingerprintList(spec), digests);
@@ -57,7 +52,7 @@ async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBu
       writeError = (error as Error).message;
     }
   } else if (job.snapshot) {
-    writeError = 'its files changed while it was imported, or one is remote';
+    writeError = 'one of its files is remote';
   }
   const core = own(encoded.core);
   if (written !== undefined) {

@@ -68,6 +68,9 @@ export class SpecLoader {
       } else why = read.reason === 'missing' ? 'rebuilt: no snapshot yet' : `rebuilt: snapshot damaged (${read.detail})`;
     } else if (dir !== undefined) why = 'imported';
     const reply = await this.#pool.run(file, options, dir !== undefined ? { dir, key } : undefined);
+    // At start the last import's worker ends before its result is decoded (peak memory); an update
+    // keeps it for the idle time, since more imports tend to follow.
+    if (snapshot) this.#pool.release();
     return this.#fromReply(reply, file, options, why, snapshot);
   }
 

@@ -27,6 +27,7 @@ import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
 import { whileHeavy } from './signals.ts';
 import { importOptions } from './update.ts';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 export interface ServeOptions {
@@ -150,14 +151,16 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
   const env = options.env ?? process.env;
-  const digests = new FileDigests();
-  // The loader (snapshots, the import worker) comes in with the first load, after the transport is up.
+  const snapshots = options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env)));
+  // Beside the snapshots, the files' digests: a start from snapshots checks them without hashing.
+  const digests = new FileDigests(snapshots !== undefined ? { memo: join(snapshots, 'digests.json') } : {});
+  // The loader (snapshots, the import worker) comes in with the first load.
   let loading: Promise<SpecLoader> | undefined;
   const loader = (): Promise<SpecLoader> =>
     (loading ??= Promise.all([import('./loader.ts'), buildFingerprint()]).then(
       ([{ SpecLoader: Loader }, build]) =>
         new Loader({
-          dir: options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env))),
+          dir: snapshots,
           // The version alone would let a snapshot made by other code of the same version serve.
           svcVersion: `${SVC_VERSION}+${build}`,
           digests,
@@ -185,28 +188,21 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           log,
         });
   let outcomes: readonly ImportOutcome[] = [];
-  let started = 0;
-  // The import starts once the transport is up: in stdio mode after the first answers went out,
-  // since reading and parsing the specs holds the thread the early answers need.
-  let startImport!: () => void;
-  const importing = new Promise<void>((resolve) => (startImport = resolve));
+  // The specs load at once, while the MCP SDK loads and the client's first exchange goes on: the
+  // first tool call waits for the catalogue, and a cold import runs in the worker thread anyway.
+  const started = performance.now();
   let loaded = false;
-  const ready = importing.then(() => {
-    // A close that began before the import (a signal while stdio waited for the first exchange)
-    // must not start a long import: the process is on its way out.
-    if (closing) return [];
-    started = performance.now();
-    // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
-    // ends the process at once (src/daemon/signals.ts).
-    return whileHeavy(() => loader().then((l) => loadConfigured(config, l)));
-  }).then(
+  // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
+  // ends the process at once (src/daemon/signals.ts).
+  const ready = whileHeavy(() => loader().then((l) => loadConfigured(config, l))).then(
     (result) => {
       outcomes = result;
       catalog.replace(loadedSpecs(result));
       loaded = true;
       reportOutcomes(result, log, performance.now() - started);
       void loading?.then((l) => l.prune());
-      void services?.seed(config, result);
+      // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
+      void Promise.resolve(services?.seed(config, result)).then(() => digests.persist());
     },
     (error: unknown) => {
       log(`import failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -244,15 +240,12 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   try {
     if (config.serve.transport === 'stdio') {
       const stdio = await serveStdio({ context, log, ...(hooks ? { hooks } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) });
-      // Parsing specs holds the thread: let the client's first exchange (tools/list) be answered first.
-      void stdio.firstExchange.then(startImport);
       // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
       void stdio.closed.then(() => close());
       handle = stdio;
       services?.setTransport({ transport: 'stdio' });
       log('serving MCP on stdio');
     } else {
-      startImport();
       const { startHttp, MCP_PATH, SSE_PATH } = await import('../mcp/http.ts');
       const httpAuth = auth ?? { kind: 'none' as const };
       const http = await startHttp({
@@ -277,6 +270,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     }
   } catch (error) {
     await services?.close();
+    await (await loading)?.close();
     throw error;
   }
   if (services) log(`control socket ${services.socketPath} (svc update, svc status)`);

@@ -83,6 +83,11 @@ export class DocumentSet {
     return this.#docs.get(file);
   }
 
+  /** sha256 hex of the bytes read for `file` (undefined for a file not read). */
+  digest(file: string): string | undefined {
+    return this.#digests.get(file);
+  }
+
   /** Looks up one `$ref` string written in `fromFile`. Never throws. Results are memoized: big specs repeat refs a lot. */
   lookup(ref: string, fromFile: string): RefTarget | RefFailure {
     let perFile = this.#lookups.get(fromFile);

@@ -18,16 +18,9 @@ export interface StdioOptions extends McpServerOptions {
 export interface StdioHandle {
   /** Resolves when the client hung up (stdin ended) or `close` was called. */
   readonly closed: Promise<void>;
-  /**
-   * Resolves once the client's first exchange is done (tools/list answered), a tool call arrives
-   * (it needs the catalogue), stdin ends, or FIRST_EXCHANGE_MAX_MS passed: the daemon starts the
-   * import then, since parsing specs holds the thread the first answers need.
-   */
-  readonly firstExchange: Promise<void>;
   close(): Promise<void>;
 }
 
-const FIRST_EXCHANGE_MAX_MS = 1000;
 /** As the SDK's stdio ReadBuffer: a line longer than this ends the session. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -45,12 +38,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     import('./server.ts'),
   ]);
 
-  let resolveFirst!: () => void;
-  const firstExchange = new Promise<void>((resolve) => (resolveFirst = resolve));
-  const maxTimer = setTimeout(resolveFirst, FIRST_EXCHANGE_MAX_MS);
-  void firstExchange.then(() => clearTimeout(maxTimer));
-  let toolsListIds = new Set<RequestId>();
-
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const pending = new Set<RequestId>();
@@ -66,7 +53,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     async send(message: JSONRPCMessage) {
       if (!stdout.write(serializeMessage(message))) await new Promise<void>((resolve) => stdout.once('drain', resolve));
       if (!isResponse(message)) return;
-      if (toolsListIds.has(message.id)) resolveFirst();
       pending.delete(message.id);
       if (pending.size === 0) drained?.();
     },
@@ -77,7 +63,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
       // Only pause stdin if nobody else reads it.
       if (stdin.listenerCount('data') === 0) stdin.pause();
       buffer = undefined;
-      resolveFirst();
       const onclose = transport.onclose;
       transport.onclose = undefined;
       onclose?.();
@@ -95,8 +80,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     }
     if (isRequest(message)) {
       pending.add(message.id);
-      if (message.method === 'tools/list') toolsListIds.add(message.id);
-      if (message.method === 'tools/call') resolveFirst();
     }
     transport.onmessage?.(message);
   };
@@ -119,7 +102,6 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
   }
   // The client hung up: answer what is running (up to drainMs), then close.
   function onEnd(): void {
-    resolveFirst();
     if (pending.size === 0) {
       void close();
       return;
@@ -136,12 +118,11 @@ export async function serveStdio(options: StdioOptions): Promise<StdioHandle> {
     transport,
     onerror: (error) => options.log?.(`stdio: ${error.message}`),
   });
-  void firstExchange.then(() => (toolsListIds = new Set()));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       await handle.close().catch(() => {});
       await transport.close();
     })());
-  return { closed, firstExchange, close };
+  return { closed, close };
 }

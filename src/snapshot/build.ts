@@ -13,10 +13,19 @@ export const SHAPING_FOLDERS = ['catalog', 'daemon', 'import', 'model', 'snapsho
 
 /**
  * sha256 (hex, 16 characters) over the path and contents of every file in `SHAPING_FOLDERS` under
- * `root` (default: the folder of this build's modules), in sorted order. A folder that is missing
- * counts as empty.
+ * `root` (default: the folder of this build's modules, or the fingerprint a bundle was built with),
+ * in sorted order. A folder that is missing counts as empty.
  */
-export async function buildFingerprint(root: string = fileURLToPath(new URL('..', import.meta.url))): Promise<string> {
+export async function buildFingerprint(root?: string): Promise<string> {
+  // The installed bundle has no source folders: its build wrote the fingerprint into it.
+  if (root === undefined && typeof SVC_BUILD_FINGERPRINT === 'string') return SVC_BUILD_FINGERPRINT;
+  return fingerprintOf(root ?? fileURLToPath(new URL('..', import.meta.url)));
+}
+
+/** Set by the bundler (scripts/build.mjs) to the fingerprint of the sources it bundled. */
+declare const SVC_BUILD_FINGERPRINT: string | undefined;
+
+async function fingerprintOf(root: string): Promise<string> {
   const files: string[] = [];
   for (const folder of SHAPING_FOLDERS) {
     const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true }).catch(() => []);

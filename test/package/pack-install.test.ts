@@ -4,18 +4,19 @@
 // The slowest test (a build, a pack and an install: about 10-20 s).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { buildFingerprint } from '../../src/snapshot/build.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 /** Files a build needs; everything else of the checkout stays out of the copy that is packed. */
-const PROJECT = ['package.json', 'package-lock.json', '.npmrc', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'svc.yaml.example', 'bin', 'src', 'specs', 'docs'];
+const PROJECT = ['package.json', 'package-lock.json', '.npmrc', 'README.md', 'tsconfig.json', 'svc.yaml.example', 'bin', 'scripts', 'src', 'specs', 'docs'];
 /** Install failures that mean "no registry and not in the cache", not a broken package. */
 const OFFLINE = /ENOTFOUND|EAI_AGAIN|ENOTCACHED|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i;
 
@@ -47,7 +48,7 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
     work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
     const project = join(work, 'project');
     for (const entry of PROJECT) cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
-    // The build needs the dev tools (tsc); they are not copied, and never land in the tarball.
+    // The build needs the dev tools (esbuild); they are not copied, and never land in the tarball.
     symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
     const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: project, encoding: 'utf8', timeout: 180_000 });
     assert.equal(packed.status, 0, `npm pack failed:\n${packed.stderr}`);
@@ -76,11 +77,11 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('packs compiled JavaScript, the bin and the examples, and no tests, fixtures, benchmarks, CI or sources', () => {
-    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'bin/node-version.js', 'dist/cli/main.js', 'dist/mcp/server.js', 'svc.yaml.example', 'specs/bookshelf.yaml']) {
+  it('packs bundled JavaScript, the bin and the examples, and no tests, fixtures, benchmarks, CI or sources', () => {
+    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'bin/node-version.js', 'dist/app/main.js', 'dist/app/import-worker-boot.js', 'svc.yaml.example', 'specs/bookshelf.yaml']) {
       assert.ok(files.includes(needed), `${needed} is in the tarball`);
     }
-    const unwanted = files.filter((f) => /^(test|bench|\.ci|src|node_modules)\/|fixtures|\.test\.|\.ts$|^tsconfig/.test(f) && !f.endsWith('.d.ts'));
+    const unwanted = files.filter((f) => /^(test|bench|\.ci|src|scripts|node_modules)\/|fixtures|\.test\.|\.ts$|^tsconfig/.test(f) && !f.endsWith('.d.ts'));
     assert.deepEqual(unwanted, []);
     assert.ok(files.length < 150, `${files.length} files`);
   });
@@ -124,5 +125,32 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
     } finally {
       await client.close();
     }
+  });
+
+  it('imports in its worker thread and serves the next start from the snapshot that import saved', async (t) => {
+    if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
+    const config = join(installed, 'svc.yaml.example');
+    const env = { ...plainEnv, BOOKSHELF_TOKEN: 'bookshelf-test-token', XDG_CACHE_HOME: join(work, 'cache-snapshots') } as Record<string, string>;
+    const note = async (): Promise<string | undefined> => {
+      const transport = new StdioClientTransport({ command: 'svc', args: ['serve', '--config', config], env, stderr: 'pipe' });
+      const client = new Client({ name: 'svc-pack-test', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        await client.callTool({ name: 'search', arguments: { query: 'add a book' } });
+        const status = spawnSync('svc', ['status', '--json', '--config', config], { encoding: 'utf8', env, timeout: 30_000 });
+        assert.equal(status.status, 0, status.stderr);
+        const json = JSON.parse(status.stdout) as { daemons: { status: { specs: { name: string; snapshot?: string }[] } }[] };
+        return json.daemons[0]?.status.specs.find((spec) => spec.name === 'bookshelf')?.snapshot;
+      } finally {
+        await client.close();
+      }
+    };
+    // A worker that cannot start (a module path the bundle lacks) falls back to "imported on the main thread".
+    assert.equal(await note(), 'rebuilt: no snapshot yet; snapshot saved');
+    // The bundle carries the build fingerprint of its sources (it has no source folders to hash).
+    assert.equal(await note(), 'loaded from snapshot');
+    const fingerprint = await buildFingerprint(join(ROOT, 'src'));
+    const bundled = readdirSync(join(installed, 'dist', 'app')).filter((f) => f.endsWith('.js'));
+    assert.ok(bundled.some((f) => readFileSync(join(installed, 'dist', 'app', f), 'utf8').includes(JSON.stringify(fingerprint))), `the bundle holds the fingerprint ${fingerprint}`);
   });
 });

@@ -42,7 +42,7 @@ async function serveAndWaitForSocket(p: Project): Promise<{ stderr: () => string
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`svc serve did not start:\n${err}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  // The stdio daemon starts its import once the client's first exchange is answered: make it now.
+  // A client exchange as an MCP client makes it (the import is already under way).
   const rpc = (msg: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
   rpc({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sigterm-test', version: '1' } } });
   rpc({ method: 'notifications/initialized' });
