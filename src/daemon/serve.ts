@@ -191,6 +191,18 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   let startImport!: () => void;
   const importing = new Promise<void>((resolve) => (startImport = resolve));
   let loaded = false;
+  // An English vocabulary svc.yaml asks for (search.vocabulary) loads once the import starts, without
+  // holding the thread (files read asynchronously), and joins search when ready; search works without it.
+  const vocabularyKind = config.search?.vocabulary ?? 'none';
+  if (vocabularyKind !== 'none') {
+    void importing
+      .then(() => import('../vocabulary/index.ts'))
+      .then((v) => v.loadVocabulary(vocabularyKind))
+      .then(
+        (vocabulary) => catalog.useVocabulary(vocabulary),
+        (error: unknown) => log(`search vocabulary ${vocabularyKind} not loaded, searching without it: ${error instanceof Error ? error.message : String(error)}`),
+      );
+  }
   const ready = importing.then(() => {
     // A close that began before the import (a signal while stdio waited for the first exchange)
     // must not start a long import: the process is on its way out.
