@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
+import { VOCABULARY_KINDS, type Vocabulary, type VocabularyKind, loadVocabulary } from '../src/vocabulary/index.ts';
 import { EVAL_APIS, type EvalSet, corpusAvailable } from '../test/search/apis.ts';
 import { type Query, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
 import {
@@ -57,14 +58,16 @@ export interface EvalReport {
 export interface EvalOptions {
   readonly known?: boolean;
   readonly baseline?: boolean;
+  /** Related words searched as alternatives (`search.vocabulary` in svc.yaml); none by default. */
+  readonly vocabulary?: Vocabulary;
 }
 
 /** Load every evaluation API into one catalogue and measure. */
 export async function evaluateSearch(options: EvalOptions = {}): Promise<{ report: EvalReport; catalog: Catalog; specs: ImportedSpec[]; queries: Query[] }> {
-  const { known = true, baseline = true } = options;
+  const { known = true, baseline = true, vocabulary } = options;
   const { specs, missing } = await importApis(EVAL_APIS);
   const started = performance.now();
-  const catalog = new Catalog(specs);
+  const catalog = new Catalog(specs, vocabulary ? { vocabulary } : {});
   const buildMs = performance.now() - started;
   const loaded = new Set(specs.map((s) => s.name));
   const queries = resolveIds(
@@ -246,9 +249,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const flags = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
   const compareAt = argv.indexOf('--compare');
   const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
-  const unknown = argv.filter((a, i) => !flags.has(a) && !(compareAt >= 0 && (i === compareAt || i === compareAt + 1)));
-  if (unknown.length > 0 || (compareAt >= 0 && !compareFile)) {
-    process.stderr.write(`search eval: unknown option ${unknown.join(' ') || '--compare without a file'}; options: ${[...flags].join(' ')} --compare <saved --json file>\n`);
+  const vocabularyAt = argv.indexOf('--vocabulary');
+  const vocabularyKind = vocabularyAt >= 0 ? argv[vocabularyAt + 1] : 'none';
+  const valued = (i: number) => (compareAt >= 0 && (i === compareAt || i === compareAt + 1)) || (vocabularyAt >= 0 && (i === vocabularyAt || i === vocabularyAt + 1));
+  const unknown = argv.filter((a, i) => !flags.has(a) && !valued(i));
+  if (unknown.length > 0 || (compareAt >= 0 && !compareFile) || !(VOCABULARY_KINDS as readonly (string | undefined)[]).includes(vocabularyKind)) {
+    process.stderr.write(
+      `search eval: unknown option ${unknown.join(' ') || (compareAt >= 0 && !compareFile ? '--compare without a file' : `--vocabulary ${vocabularyKind ?? ''}`)}; options: ${[...flags].join(' ')} --compare <saved --json file> --vocabulary <${VOCABULARY_KINDS.join('|')}>\n`,
+    );
     return 2;
   }
   if (!corpusAvailable()) {
@@ -266,12 +274,13 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`search eval: ${error instanceof Error ? error.message : String(error)}; its APIs are left out\n`);
     }
   }
-  const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick });
+  const vocabulary = await loadVocabulary(vocabularyKind as VocabularyKind);
+  const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick, ...(vocabulary ? { vocabulary } : {}) });
   let hub: unknown;
   let hubText = '';
   if (argv.includes('--hub')) {
     const { runHub, hubLines } = await import('./search-hub.ts');
-    const result = await runHub(specs);
+    const result = await runHub(specs, undefined, vocabulary);
     const { devResults, ...figuresOnly } = result;
     hub = figuresOnly;
     const misses = argv.includes('--misses') && devResults ? missLines(devResults) : [];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Catalog } from '../src/catalog/index.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
+import type { Vocabulary } from '../src/vocabulary/index.ts';
 import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds } from '../test/search/apis.ts';
 import { loadQueries, resolveIds } from '../test/search/harness.ts';
 import { type Figures, type QueryResult, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
@@ -27,6 +28,8 @@ export interface HubResult {
   readonly dev?: Figures;
   /** The development queries' results at hub scale, for `--misses` (test results are never kept). */
   readonly devResults?: readonly QueryResult[];
+  /** The same queries again with a vocabulary (`--vocabulary`), on the same catalogue. */
+  readonly withVocabulary?: { readonly test?: Figures; readonly dev?: Figures };
 }
 
 /** Install the pinned package into the cache folder when absent; returns its `api` folder. */
@@ -48,7 +51,11 @@ export function ensureDirectory(): string {
 /** Spec name for a directory id: the id with `/` replaced (a spec name is one path-free word). */
 export const hubSpecName = (id: string) => id.replace(/\//g, '-');
 
-export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: string) => process.stderr.write(`${line}\n`)): Promise<HubResult> {
+export async function runHub(
+  evalSpecs: readonly ImportedSpec[],
+  log = (line: string) => process.stderr.write(`${line}\n`),
+  vocabulary?: Vocabulary,
+): Promise<HubResult> {
   const apiDir = ensureDirectory();
   const twins = new Set(EVAL_APIS.flatMap((a) => a.twins));
   const ids = directoryIds(apiDir);
@@ -89,6 +96,12 @@ export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: st
   const devResults = run('dev');
   const test = testResults.length > 0 ? figures(testResults) : undefined;
   const dev = devResults.length > 0 ? figures(devResults) : undefined;
+  let withVocabulary: HubResult['withVocabulary'];
+  if (vocabulary) {
+    catalog.useVocabulary(vocabulary);
+    const [t, d] = [run('test'), run('dev')];
+    withVocabulary = { ...(t.length > 0 ? { test: figures(t) } : {}), ...(d.length > 0 ? { dev: figures(d) } : {}) };
+  }
   const { heap_size_limit } = (await import('node:v8')).getHeapStatistics();
   return {
     apis: evalSpecs.length + hubSpecs.length,
@@ -101,6 +114,7 @@ export async function runHub(evalSpecs: readonly ImportedSpec[], log = (line: st
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
     ...(dev ? { dev, devResults } : {}),
+    ...(withVocabulary ? { withVocabulary } : {}),
   };
 }
 
@@ -115,5 +129,6 @@ export function hubLines(r: HubResult): string[] {
       `heap ${r.heapMB.toFixed(0)} MB (limit ${r.maxHeapMB.toFixed(0)} MB)`,
     fig('test whole', r.test),
     fig('dev whole', r.dev),
+    ...(r.withVocabulary ? [fig('test whole, with the vocabulary', r.withVocabulary.test), fig('dev whole, with the vocabulary', r.withVocabulary.dev)] : []),
   ];
 }

@@ -11,6 +11,7 @@ import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, RULES, type SearchIndex, boundOf, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { SpecState, lastTwo, push, takePrepared } from './spec-state.ts';
+import { type QueryVocabulary, withAlternatives } from './expand.ts';
 import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 
@@ -103,6 +104,8 @@ export interface CatalogOptions {
    * counted in work rather than time, so the answer does not depend on how busy the machine is.
    */
   readonly budgetPostings?: number;
+  /** Related English words searched as low-weight alternatives of the query's (none by default; see expand.ts). */
+  readonly vocabulary?: QueryVocabulary;
 }
 
 export class Catalog {
@@ -123,7 +126,8 @@ export class Catalog {
   #generation = 0;
   #views: Views = {};
 
-  readonly #options: Required<CatalogOptions>;
+  readonly #options: Required<Omit<CatalogOptions, 'vocabulary'>>;
+  #queryVocabulary: QueryVocabulary | undefined;
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
     this.#options = {
@@ -132,7 +136,20 @@ export class Catalog {
       budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
       budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
     };
+    this.#queryVocabulary = options.vocabulary;
     if (specs && specs.length > 0) this.replace(specs);
+  }
+
+  /** Search with this vocabulary from now on (it may load after the catalogue); undefined for none. */
+  useVocabulary(vocabulary: QueryVocabulary | undefined): void {
+    this.#queryVocabulary = vocabulary;
+  }
+
+  /** A query, read, with the vocabulary's alternatives the catalogue holds. */
+  #parse(query: string): ParsedQuery {
+    const parsed = parseQuery(query);
+    const vocabulary = this.#queryVocabulary;
+    return vocabulary ? withAlternatives(parsed, vocabulary, (t) => this.#df.get(t) ?? 0) : parsed;
   }
 
   /** Increments on every `replace`. */
@@ -325,7 +342,7 @@ export class Catalog {
 
   search(query: string, filters: SearchFilters = {}, limit = DEFAULT_SEARCH_LIMIT): readonly SearchHit[] {
     if (limit <= 0) return [];
-    const parsed = parseQuery(query);
+    const parsed = this.#parse(query);
     const states = this.#statesFor(filters);
     if (states.length === 0) return [];
     const { tag, method } = filters;
@@ -409,6 +426,7 @@ export class Catalog {
     const named = new Set<SpecState>();
     const naming = new Set<string>();
     for (const t of parsed.terms) {
+      if (parsed.alternatives?.has(t)) continue;
       const namers = this.#nameHolders.get(t);
       if (!namers || namers.length > group) continue;
       const namerSet = new Set(namers);
@@ -449,7 +467,7 @@ export class Catalog {
       });
     }
     const ranked = this.search(query, filters, offset + limit);
-    const parsed = parseQuery(query);
+    const parsed = this.#parse(query);
     const { tag, method } = filters;
     const accept =
       tag === undefined && method === undefined
@@ -584,6 +602,8 @@ export class Catalog {
       const term = ++this.#mark;
       termTouched.length = 0;
       const specificity = Math.log((n + 1) / (this.#holders.get(t)?.states.length ?? n));
+      // A vocabulary's alternative covers the query by its weight, not as a word the query said.
+      const alternativeShare = parsed.alternatives?.has(t) ? w : 1;
       const visit = (h: Holders | undefined, own: boolean) => {
         if (!h) return;
         const hs = h.states;
@@ -612,7 +632,7 @@ export class Catalog {
             best[p] = stats[2 * i + 1]!;
             scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
             postings[p] = postings[p]! + df;
-            cover[p] = cover[p]! + specificity;
+            cover[p] = cover[p]! + specificity * alternativeShare;
           } else {
             // A prefix match weighs at most `WEIGHTS.prefix` of an exact one.
             best[p] = best[p]! + WEIGHTS.prefix * stats[2 * i + 1]!;

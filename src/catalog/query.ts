@@ -28,6 +28,13 @@ export interface ParsedQuery {
   readonly exact: string;
   /** The CRUD verbs it said, which are read as intent and not searched (unless nothing else matches). */
   readonly verbTerms: readonly string[];
+  /** The words of its prose, lower case, as split for the index (what a vocabulary expands). */
+  readonly words: readonly string[];
+  /**
+   * Terms the query did not say but a vocabulary added as low-weight alternatives (see expand.ts),
+   * each with the said term it stands for. They are searched and weighed like the others, never name an API.
+   */
+  readonly alternatives?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -145,16 +152,21 @@ export function parseQuery(query: string): ParsedQuery {
     plural,
     exact: exactKey(query),
     verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
+    words,
   };
 }
 
 /** The query without some of its terms (words that named the API), unless they are all it says. */
 export function withoutTerms(q: ParsedQuery, drop: ReadonlySet<string>): ParsedQuery {
-  const terms = q.terms.filter((t) => !drop.has(t));
-  if (terms.length === 0 || terms.length === q.terms.length) return q;
+  // An alternative goes with the term it stands for.
+  const alternatives = q.alternatives;
+  const gone = (t: string) => drop.has(t) || (alternatives !== undefined && drop.has(alternatives.get(t) ?? ''));
+  const terms = q.terms.filter((t) => !gone(t));
+  if (terms.length === q.terms.length || terms.every((t) => alternatives?.has(t))) return q;
   const weights = new Map(q.weights);
   const said = new Set(q.said);
-  for (const t of drop) {
+  for (const t of q.terms) {
+    if (!gone(t)) continue;
     weights.delete(t);
     said.delete(t);
   }

@@ -10,13 +10,17 @@ import {
   type AuthConfig,
   type Config,
   type LimitsConfig,
+  type SearchConfig,
   type SecretRef,
   type ServeConfig,
   type SpecConfig,
   type WritePolicy,
 } from './types.ts';
 
-export const TOP_KEYS = ['specsDir', 'socket', 'serve', 'limits', 'specs'] as const;
+export const TOP_KEYS = ['specsDir', 'socket', 'serve', 'limits', 'search', 'specs'] as const;
+export const SEARCH_KEYS = ['vocabulary'] as const;
+/** `search.vocabulary`: English lexical resources search may load (see src/vocabulary). */
+const VOCABULARIES: readonly SearchConfig['vocabulary'][] = ['none', 'wordnet'];
 export const SERVE_KEYS = ['transport', 'host', 'port', 'auth', 'tokenEnv', 'allowedOrigins', 'maxBodyBytes', 'maxSessions', 'sessionIdleMs'] as const;
 export const LIMITS_KEYS = ['maxSpecBytes', 'maxResponseBytes', 'maxImageBytes'] as const;
 export const SPEC_KEYS = [
@@ -115,6 +119,7 @@ export async function parseConfig(text: string, file: string): Promise<Config> {
   const socketText = socketAt && r.string(socketAt, 'a file path');
   const serve = readServe(r, top.get('serve'));
   const limits = readLimits(r, top.get('limits'));
+  const search = readSearch(r, top.get('search'));
 
   const drafts: DraftSpec[] = [];
   const specsAt = top.get('specs');
@@ -133,7 +138,7 @@ export async function parseConfig(text: string, file: string): Promise<Config> {
 
   const specs = await finishSpecs(drafts, specsDir, dir, r.problems);
   if (r.problems.length > 0) throw new ConfigError(file, sortProblems(r.problems));
-  const config: Config = { file, dir, specsDir, specs, serve, limits };
+  const config: Config = { file, dir, specsDir, specs, serve, limits, ...(search ? { search } : {}) };
   return socketText !== undefined ? { ...config, socket: resolve(dir, socketText) } : config;
 }
 
@@ -216,6 +221,15 @@ function readLimits(r: Reader, at: Located | undefined): LimitsConfig {
     return (v && r.size(v)) ?? DEFAULT_LIMITS[key];
   };
   return { maxSpecBytes: size('maxSpecBytes'), maxResponseBytes: size('maxResponseBytes'), maxImageBytes: size('maxImageBytes') };
+}
+
+function readSearch(r: Reader, at: Located | undefined): SearchConfig | undefined {
+  if (!at || at.node === null) return undefined;
+  const m = r.map(at, SEARCH_KEYS);
+  if (!m) return undefined;
+  const v = m.get('vocabulary');
+  const vocabulary = (v && r.oneOf(v, VOCABULARIES)) ?? 'none';
+  return { vocabulary };
 }
 
 function readSpec(r: Reader, at: Located, dir: string): DraftSpec | undefined {

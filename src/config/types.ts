@@ -93,6 +93,14 @@ export interface LimitsConfig {
   readonly maxImageBytes: number;
 }
 
+export interface SearchConfig {
+  /**
+   * English words related to a query's rare words, searched as low-weight alternatives:
+   * `none` (default) or `wordnet` (WordNet forms and synonyms, about 22 MB more memory).
+   */
+  readonly vocabulary: 'none' | 'wordnet';
+}
+
 export interface Config {
   /** Absolute path of svc.yaml (or of the folder it would be in, for a config built from FILE args). */
   readonly file: string;
@@ -103,6 +111,8 @@ export interface Config {
   readonly specs: readonly SpecConfig[];
   readonly serve: ServeConfig;
   readonly limits: LimitsConfig;
+  /** How search works; absent when svc.yaml says nothing (every default). */
+  readonly search?: SearchConfig;
   /** IPC socket path override (else derived from `file`). */
   readonly socket?: string;
 }

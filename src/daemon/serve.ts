@@ -192,6 +192,17 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   // first tool call waits for the catalogue, and a cold import runs in the worker thread anyway.
   const started = performance.now();
   let loaded = false;
+  // An English vocabulary svc.yaml asks for (search.vocabulary) loads beside the import, without
+  // holding the thread (files read asynchronously), and joins search when ready; search works without it.
+  const vocabularyKind = config.search?.vocabulary ?? 'none';
+  if (vocabularyKind !== 'none') {
+    void import('../vocabulary/index.ts')
+      .then((v) => v.loadVocabulary(vocabularyKind))
+      .then(
+        (vocabulary) => catalog.useVocabulary(vocabulary),
+        (error: unknown) => log(`search vocabulary ${vocabularyKind} not loaded, searching without it: ${error instanceof Error ? error.message : String(error)}`),
+      );
+  }
   // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
   // ends the process at once (src/daemon/signals.ts).
   const ready = whileHeavy(() => loader().then((l) => loadConfigured(config, l))).then(
