@@ -13,6 +13,7 @@ import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, RULES, type Sear
 import { SpecState, lastTwo, push, takePrepared } from './spec-state.ts';
 import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
+import { FullNameIndex } from './spec-choice.ts';
 
 export type { IndexImage } from './search.ts';
 export { indexImage, prepareSpec, prepareSpecInSteps } from './spec-state.ts';
@@ -118,6 +119,8 @@ export class Catalog {
   #byName: ReadonlyMap<string, SpecState> = new Map();
   /** Name term -> the specs a query may name by it (`SpecState.names`). */
   #nameHolders = new Map<string, SpecState[]>();
+  /** Specs by their full names (`FullNameIndex`), built on the first search over several specs. */
+  #fullNames: FullNameIndex | undefined;
   #specs: readonly ImportedSpec[] = [];
   #size = 0;
   #generation = 0;
@@ -186,6 +189,7 @@ export class Catalog {
     const nameHolders = new Map<string, SpecState[]>();
     for (const s of next) for (const t of s.names) push(nameHolders, t, s);
     this.#nameHolders = nameHolders;
+    this.#fullNames = undefined;
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
@@ -338,10 +342,10 @@ export class Catalog {
     // Then an endpoint whose summary or operationId the query is, word for word.
     const exact = parsed.paths.length === 0 ? this.#exactMatches(states, parsed.exact, accept) : [];
     // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-    let ranked = named.length >= limit ? [] : this.#rank(states, parsed, limit, accept, all);
+    let ranked = named.length >= limit ? [] : this.#rank(states, query, parsed, limit, accept, all);
     // No other word matched: the verbs are what is left to find something by.
     const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
-    if (verbs) ranked = this.#rank(states, verbs, limit, accept, all);
+    if (verbs) ranked = this.#rank(states, query, verbs, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const top = ranked[0]?.score ?? 1;
@@ -374,13 +378,13 @@ export class Catalog {
    * The text ranking over `states`. A query that names one of several APIs ("... in Trello") ranks
    * that API's matches first, searched without the naming words; the other APIs' matches follow.
    */
-  #rank(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+  #rank(states: readonly SpecState[], query: string, parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
     if (states.length === 1) {
       // Within one spec, its own name says nothing about which of its endpoints is meant.
       const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
       return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, accept, all);
     }
-    const choice = RULES.specChoice ? this.#namedSpecs(parsed, states) : undefined;
+    const choice = RULES.specChoice ? ((RULES.fullNames ? this.#fullyNamed(query, parsed, states) : undefined) ?? this.#namedSpecs(parsed, states)) : undefined;
     if (!choice) return this.#rankMany(states, parsed, limit, accept, all);
     const rankIn = (some: readonly SpecState[], query: ParsedQuery, n: number) =>
       some.length === 0 ? [] : some.length === 1 ? rankOne(some[0]!, query, n, accept, all) : this.#rankMany(some, query, n, accept, all);
@@ -389,6 +393,13 @@ export class Catalog {
     if (first.length >= limit) return first;
     const named = new Set(choice.named);
     return [...first, ...rankIn(states.filter((s) => !named.has(s)), parsed, limit - first.length)];
+  }
+
+  /** The specs among `states` the query names in full (see `FullNameIndex`), and the query without the naming words. */
+  #fullyNamed(query: string, parsed: ParsedQuery, states: readonly SpecState[]): { named: SpecState[]; query: ParsedQuery } | undefined {
+    const naming = (this.#fullNames ??= new FullNameIndex(this.#states)).named(query, states === this.#states ? undefined : new Set(states));
+    if (!naming || naming.named.length === states.length) return undefined;
+    return { named: naming.named, query: withoutTerms(parsed, naming.terms) };
   }
 
   /**
