@@ -11,7 +11,7 @@ import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, RULES, type SearchIndex, boundOf, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { SpecState, lastTwo, push, takePrepared } from './spec-state.ts';
-import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
+import { SPEC_CHOICE, SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 import { FullNameIndex } from './spec-choice.ts';
 
@@ -35,6 +35,16 @@ interface Views {
  * loses some); each index searched costs up to ~1 ms for a Kubernetes-sized spec.
  */
 const MAX_INDEXES_SEARCHED = 4;
+
+/**
+ * With many APIs loaded, the bounds tell the likely APIs apart less well (choosing the API is most of
+ * the work at that scale), so more indexes are searched: `SPEC_CHOICE.moreIndexesPerLog` more per
+ * e-fold of APIs beyond `SPEC_CHOICE.moreIndexesFrom` (4 up to 256 APIs, 8 at ~2,600). Each costs
+ * up to ~1 ms for a large spec, so it starts only where the catalogue is large enough to need it.
+ */
+function indexesSearched(base: number, apis: number): number {
+  return base + Math.floor(SPEC_CHOICE.moreIndexesPerLog * Math.max(0, Math.log(apis / SPEC_CHOICE.moreIndexesFrom)));
+}
 /** See `CatalogOptions.budgetMs`. */
 const SEARCH_BUDGET_MS = 500;
 /** See `CatalogOptions.budgetPostings`. */
@@ -85,7 +95,7 @@ function idf(documents: number, matching: number): number {
 
 /** How a catalogue searches; the defaults are what the daemon uses. */
 export interface CatalogOptions {
-  /** A search over many specs stops after this many indexes once it has a full page (a work budget, see `MAX_INDEXES_SEARCHED`). */
+  /** A search over many specs stops after this many indexes once it has a full page (a work budget; default: see `MAX_INDEXES_SEARCHED` and `indexesSearched`). */
   readonly maxIndexesSearched?: number;
   /**
    * Skip indexes and results that provably cannot reach the page (default true). Off, every index
@@ -130,7 +140,7 @@ export class Catalog {
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
     this.#options = {
-      maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED,
+      maxIndexesSearched: options.maxIndexesSearched ?? -1,
       prune: options.prune ?? true,
       budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
       budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
@@ -520,7 +530,8 @@ export class Catalog {
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
-    const { prune, maxIndexesSearched, budgetMs, budgetPostings } = this.#options;
+    const { prune, budgetMs, budgetPostings } = this.#options;
+    const maxIndexesSearched = this.#options.maxIndexesSearched >= 0 ? this.#options.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#states.length);
     const deadline = performance.now() + budgetMs;
     let work = 0;
     for (const c of candidates) {

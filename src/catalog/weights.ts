@@ -103,3 +103,9 @@ export function lateGainBound(weights: Iterable<number>): number {
   for (const w of weights) gain *= 1 + WEIGHTS.lateTermGain * w;
   return gain;
 }
+
+/**
+ * Choosing the API among many: from how many APIs on a search looks into more indexes, and how many
+ * more per e-fold of APIs (see catalog.ts `indexesSearched`; a work budget, not a score factor).
+ */
+export const SPEC_CHOICE = { moreIndexesFrom: 256, moreIndexesPerLog: 2 } as const;
