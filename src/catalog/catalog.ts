@@ -12,8 +12,9 @@ import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } fr
 import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, RULES, type SearchIndex, boundOf, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { SpecState, lastTwo, push, takePrepared } from './spec-state.ts';
 import { type QueryVocabulary, withAlternatives } from './expand.ts';
-import { SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
+import { SPEC_CHOICE, SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
+import { FullNameIndex } from './spec-choice.ts';
 
 export type { IndexImage } from './search.ts';
 export { indexImage, prepareSpec, prepareSpecInSteps } from './spec-state.ts';
@@ -35,6 +36,16 @@ interface Views {
  * loses some); each index searched costs up to ~1 ms for a Kubernetes-sized spec.
  */
 const MAX_INDEXES_SEARCHED = 4;
+
+/**
+ * With many APIs loaded, the bounds tell the likely APIs apart less well (choosing the API is most of
+ * the work at that scale), so more indexes are searched: `SPEC_CHOICE.moreIndexesPerLog` more per
+ * e-fold of APIs beyond `SPEC_CHOICE.moreIndexesFrom` (4 up to 256 APIs, 8 at ~2,600). Each costs
+ * up to ~1 ms for a large spec, so it starts only where the catalogue is large enough to need it.
+ */
+function indexesSearched(base: number, apis: number): number {
+  return base + Math.floor(SPEC_CHOICE.moreIndexesPerLog * Math.max(0, Math.log(apis / SPEC_CHOICE.moreIndexesFrom)));
+}
 /** See `CatalogOptions.budgetMs`. */
 const SEARCH_BUDGET_MS = 500;
 /** See `CatalogOptions.budgetPostings`. */
@@ -85,7 +96,7 @@ function idf(documents: number, matching: number): number {
 
 /** How a catalogue searches; the defaults are what the daemon uses. */
 export interface CatalogOptions {
-  /** A search over many specs stops after this many indexes once it has a full page (a work budget, see `MAX_INDEXES_SEARCHED`). */
+  /** A search over many specs stops after this many indexes once it has a full page (a work budget; default: see `MAX_INDEXES_SEARCHED` and `indexesSearched`). */
   readonly maxIndexesSearched?: number;
   /**
    * Skip indexes and results that provably cannot reach the page (default true). Off, every index
@@ -121,6 +132,8 @@ export class Catalog {
   #byName: ReadonlyMap<string, SpecState> = new Map();
   /** Name term -> the specs a query may name by it (`SpecState.names`). */
   #nameHolders = new Map<string, SpecState[]>();
+  /** Specs by their full names (`FullNameIndex`), built on the first search over several specs. */
+  #fullNames: FullNameIndex | undefined;
   #specs: readonly ImportedSpec[] = [];
   #size = 0;
   #generation = 0;
@@ -131,7 +144,7 @@ export class Catalog {
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
     this.#options = {
-      maxIndexesSearched: options.maxIndexesSearched ?? MAX_INDEXES_SEARCHED,
+      maxIndexesSearched: options.maxIndexesSearched ?? -1,
       prune: options.prune ?? true,
       budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
       budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
@@ -203,6 +216,7 @@ export class Catalog {
     const nameHolders = new Map<string, SpecState[]>();
     for (const s of next) for (const t of s.names) push(nameHolders, t, s);
     this.#nameHolders = nameHolders;
+    this.#fullNames = undefined;
     this.#specs = next.map((s) => s.spec);
     this.#size = next.reduce((sum, s) => sum + s.entries.length, 0);
     this.#views = {};
@@ -355,10 +369,10 @@ export class Catalog {
     // Then an endpoint whose summary or operationId the query is, word for word.
     const exact = parsed.paths.length === 0 ? this.#exactMatches(states, parsed.exact, accept) : [];
     // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-    let ranked = named.length >= limit ? [] : this.#rank(states, parsed, limit, accept, all);
+    let ranked = named.length >= limit ? [] : this.#rank(states, query, parsed, limit, accept, all);
     // No other word matched: the verbs are what is left to find something by.
     const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
-    if (verbs) ranked = this.#rank(states, verbs, limit, accept, all);
+    if (verbs) ranked = this.#rank(states, query, verbs, limit, accept, all);
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const top = ranked[0]?.score ?? 1;
@@ -391,13 +405,13 @@ export class Catalog {
    * The text ranking over `states`. A query that names one of several APIs ("... in Trello") ranks
    * that API's matches first, searched without the naming words; the other APIs' matches follow.
    */
-  #rank(states: readonly SpecState[], parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
+  #rank(states: readonly SpecState[], query: string, parsed: ParsedQuery, limit: number, accept: (e: Entry) => boolean, all: boolean): Ranked[] {
     if (states.length === 1) {
       // Within one spec, its own name says nothing about which of its endpoints is meant.
       const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
       return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, accept, all);
     }
-    const choice = RULES.specChoice ? this.#namedSpecs(parsed, states) : undefined;
+    const choice = RULES.specChoice ? ((RULES.fullNames ? this.#fullyNamed(query, parsed, states) : undefined) ?? this.#namedSpecs(parsed, states)) : undefined;
     if (!choice) return this.#rankMany(states, parsed, limit, accept, all);
     const rankIn = (some: readonly SpecState[], query: ParsedQuery, n: number) =>
       some.length === 0 ? [] : some.length === 1 ? rankOne(some[0]!, query, n, accept, all) : this.#rankMany(some, query, n, accept, all);
@@ -406,6 +420,13 @@ export class Catalog {
     if (first.length >= limit) return first;
     const named = new Set(choice.named);
     return [...first, ...rankIn(states.filter((s) => !named.has(s)), parsed, limit - first.length)];
+  }
+
+  /** The specs among `states` the query names in full (see `FullNameIndex`), and the query without the naming words. */
+  #fullyNamed(query: string, parsed: ParsedQuery, states: readonly SpecState[]): { named: SpecState[]; query: ParsedQuery } | undefined {
+    const naming = (this.#fullNames ??= new FullNameIndex(this.#states)).named(query, states === this.#states ? undefined : new Set(states));
+    if (!naming || naming.named.length === states.length) return undefined;
+    return { named: naming.named, query: withoutTerms(parsed, naming.terms) };
   }
 
   /**
@@ -527,7 +548,8 @@ export class Catalog {
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
       b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
-    const { prune, maxIndexesSearched, budgetMs, budgetPostings } = this.#options;
+    const { prune, budgetMs, budgetPostings } = this.#options;
+    const maxIndexesSearched = this.#options.maxIndexesSearched >= 0 ? this.#options.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#states.length);
     const deadline = performance.now() + budgetMs;
     let work = 0;
     for (const c of candidates) {

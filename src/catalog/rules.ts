@@ -32,6 +32,8 @@ export const RULES = {
   verbAgreement: true,
   /** Across specs: the spec the query names, and specs whose vocabulary covers the query. */
   specChoice: true,
+  /** Across specs: a spec whose whole name (or collection) the query says comes first, however common its words. */
+  fullNames: true,
 };
 export type RuleFamily = keyof typeof RULES;
 

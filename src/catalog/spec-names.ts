@@ -44,3 +44,28 @@ export function specNameTerms(spec: ImportedSpec): Set<string> {
   for (const h of hosts) nameTermsOf(h.replace(/\{[^}]*\}/g, ' ').replace(/\./g, ' '), out);
   return out;
 }
+
+/** Words of a name, lower case, split at anything but letters and digits (not at camelCase: `OpenAI` stays one word). */
+function plainWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+/** A version or a number (`v2`, `2010`, `1.0`): it tells versions of one API apart, it does not name one. */
+const VERSION_WORD = /^v?\d+$/;
+
+/**
+ * The words a query must hold to name this spec in full: those of its name (what the user called it
+ * in svc.yaml), and separately those of its collection, each without generic and version words
+ * (`stripe.com` -> stripe, `azure-blob` -> azure blob, `s3` -> s3). Empty lists are left out.
+ */
+export function fullNames(spec: ImportedSpec): string[][] {
+  const out: string[][] = [];
+  for (const text of [spec.name, spec.collection]) {
+    const words = [...new Set(plainWords(text).filter((w) => w.length >= 2 && !VERSION_WORD.test(w) && !GENERIC_NAME_WORDS.has(w)))];
+    if (words.length > 0 && !out.some((o) => o.join(' ') === words.join(' '))) out.push(words);
+  }
+  return out;
+}

@@ -120,3 +120,9 @@ export const VOCABULARY_WEIGHTS = {
   perWord: 3,
   rareAtMost: 2,
 } as const;
+
+/**
+ * Choosing the API among many: from how many APIs on a search looks into more indexes, and how many
+ * more per e-fold of APIs (see catalog.ts `indexesSearched`; a work budget, not a score factor).
+ */
+export const SPEC_CHOICE = { moreIndexesFrom: 256, moreIndexesPerLog: 2 } as const;

@@ -1,0 +1,66 @@
+// Which APIs a query names in full: every word of a spec's name (or its collection) among the
+// query's words as typed. The name a user gave an API is the strongest sign of which API is meant,
+// however common its words are elsewhere ("box", "azure blob"): such a spec's matches come first.
+import type { SpecState } from './spec-state.ts';
+import { fullNames } from './spec-names.ts';
+import { textTerms } from './text.ts';
+
+/** The specs a query names in full, and the index terms of the query words that named them. */
+export interface FullNaming {
+  readonly named: SpecState[];
+  readonly terms: ReadonlySet<string>;
+}
+
+/** Query words looked at for names: a query longer than this names its API in the first words or not at all. */
+const MAX_NAME_TOKENS = 64;
+
+export class FullNameIndex {
+  /** First word of a full name -> the specs and their full names starting with it. */
+  readonly #byFirst = new Map<string, { state: SpecState; words: readonly string[] }[]>();
+
+  constructor(states: readonly SpecState[]) {
+    for (const state of states) {
+      for (const words of fullNames(state.spec)) {
+        const list = this.#byFirst.get(words[0]!);
+        if (list) list.push({ state, words });
+        else this.#byFirst.set(words[0]!, [{ state, words }]);
+      }
+    }
+  }
+
+  /**
+   * The specs of `states` (`member` when a subset) whose full name the query holds, keeping those of
+   * the longest such name (a query holding "azure blob" names `azure-blob` before `azure`). Two
+   * adjacent query words also count as one ("pet store" names `petstore`).
+   */
+  named(query: string, member?: ReadonlySet<SpecState>): FullNaming | undefined {
+    // As typed (for the terms the words became: `OpenAI` -> open, ai) and lower case (to match names).
+    const typed = query.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0).slice(0, MAX_NAME_TOKENS);
+    const words = typed.map((w) => w.toLowerCase());
+    // Token -> the query words (as typed) it is made of.
+    const tokens = new Map<string, readonly string[]>();
+    for (let i = 0; i < words.length; i++) {
+      if (!tokens.has(words[i]!)) tokens.set(words[i]!, [typed[i]!]);
+      if (i + 1 < words.length && !tokens.has(words[i]! + words[i + 1]!)) tokens.set(words[i]! + words[i + 1]!, [typed[i]!, typed[i + 1]!]);
+    }
+    let best = 0;
+    let named: SpecState[] = [];
+    let used: string[] = [];
+    for (const token of tokens.keys()) {
+      for (const { state, words: name } of this.#byFirst.get(token) ?? []) {
+        if (name.length < best || (member && !member.has(state)) || !name.every((w) => tokens.has(w))) continue;
+        if (name.length > best) {
+          best = name.length;
+          named = [];
+          used = [];
+        }
+        if (!named.includes(state)) named.push(state);
+        for (const w of name) used.push(...tokens.get(w)!);
+      }
+    }
+    if (named.length === 0) return undefined;
+    const terms = new Set<string>();
+    for (const w of used) for (const t of textTerms(w)) terms.add(t);
+    return { named, terms };
+  }
+}
