@@ -12,7 +12,7 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 
-export const CODEC_VERSION = 1;
+export const CODEC_VERSION = 2;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -96,12 +96,23 @@ export function encodeSpec(
     return map;
   };
   const rows: LinkRow[] = [];
+  // One row per place (or per node the importer made): links to the same schema are the same
+  // number, so the parameters and responses that hold them can be shared values (see `shrink`).
+  const placeRows = new Map<string, number>();
+  const nodeRows = new Map<unknown, number>();
   const rowOf = (link: SchemaLink): { $link: number } => {
     const f = fileIndex.get(link.file) ?? -1;
     const node = link.node;
     const pointer = f >= 0 && node !== null && typeof node === 'object' ? placeIn(link.file).get(node) : undefined;
-    rows.push(pointer !== undefined ? [f, pointer] : [f, null, node]);
-    return { $link: rows.length - 1 };
+    const key = pointer !== undefined ? `${f}\0${pointer}` : undefined;
+    let row = key !== undefined ? placeRows.get(key) : nodeRows.get(node);
+    if (row === undefined) {
+      row = rows.length;
+      rows.push(pointer !== undefined ? [f, pointer] : [f, null, node]);
+      if (key !== undefined) placeRows.set(key, row);
+      else if (node !== null && typeof node === 'object') nodeRows.set(node, row);
+    }
+    return { $link: row };
   };
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
   const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
@@ -181,40 +192,34 @@ class Table {
 
 type Loose = Record<string, unknown>;
 
-/** The endpoint with its repeated strings and shared values as numbers (see `expand`). */
+/**
+ * The endpoint with its repeated strings and shared values as numbers (see `expand`). Parameters,
+ * responses, request bodies and tag lists are shared values: a spec repeats them (`owner`, `page`,
+ * a 404 that refers to one response), and each one decodes to one object all its endpoints hold.
+ */
 function shrink(e: Endpoint, t: Table): unknown {
-  const str = (v: unknown) => (typeof v === 'string' ? t.string(v) : v);
-  const out: Loose = { ...e, tags: e.tags.map((x) => t.string(x)), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  const out: Loose = { ...e, tags: t.value(e.tags), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
   if (e.security !== undefined) out['security'] = t.value(e.security);
-  out['parameters'] = e.parameters.map((p) => ({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), ...(p.description !== undefined ? { description: t.string(p.description) } : {}) }));
-  if (e.requestBody) out['requestBody'] = { ...e.requestBody, description: str(e.requestBody.description), contents: e.requestBody.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) };
-  out['responses'] = e.responses.map((r) => ({ ...r, status: t.string(r.status), label: t.string(r.label), ...(r.contentTypes ? { contentTypes: r.contentTypes.map((x) => t.string(x)) } : {}) }));
+  out['parameters'] = e.parameters.map((p) => t.value(p));
+  if (e.requestBody) out['requestBody'] = t.value(e.requestBody);
+  out['responses'] = e.responses.map((r) => t.value(r));
   return out;
 }
 
 /** `shrink` undone, in place: numbers back to the (shared) strings and values they stand for. */
 function expand(x: Loose, strings: readonly string[], shared: readonly unknown[]): Endpoint {
-  const str = (v: unknown): unknown => (typeof v === 'number' ? strings[v] : v);
-  x['tags'] = (x['tags'] as unknown[]).map(str);
-  x['servers'] = shared[x['servers'] as number];
-  if (x['security'] !== undefined) x['security'] = shared[x['security'] as number];
-  (x['source'] as Loose)['file'] = str((x['source'] as Loose)['file']);
-  for (const p of x['parameters'] as Loose[]) {
-    p['name'] = str(p['name']);
-    p['in'] = str(p['in']);
-    p['type'] = str(p['type']);
-    if (p['description'] !== undefined) p['description'] = str(p['description']);
-  }
-  const body = x['requestBody'] as Loose | undefined;
-  if (body) {
-    if (body['description'] !== undefined) body['description'] = str(body['description']);
-    for (const c of body['contents'] as Loose[]) c['mediaType'] = str(c['mediaType']);
-  }
-  for (const r of x['responses'] as Loose[]) {
-    r['status'] = str(r['status']);
-    r['label'] = str(r['label']);
-    if (r['contentTypes']) r['contentTypes'] = (r['contentTypes'] as unknown[]).map(str);
-  }
+  const value = (v: unknown): unknown => {
+    if (typeof v !== 'number' || !(v >= 0 && v < shared.length)) throw new Error('spec image refers to a value it does not hold');
+    return shared[v];
+  };
+  x['tags'] = value(x['tags']);
+  x['servers'] = value(x['servers']);
+  if (x['security'] !== undefined) x['security'] = value(x['security']);
+  const source = x['source'] as Loose;
+  source['file'] = typeof source['file'] === 'number' ? strings[source['file']] : source['file'];
+  x['parameters'] = (x['parameters'] as unknown[]).map(value);
+  if (x['requestBody'] !== undefined) x['requestBody'] = value(x['requestBody']);
+  x['responses'] = (x['responses'] as unknown[]).map(value);
   return x as unknown as Endpoint;
 }
 

@@ -164,11 +164,21 @@ class LazySchemas implements SchemaResolver {
 
 /**
  * The spec a core describes. The spec name, collection and source file every endpoint repeats
- * are shared, not one copy per endpoint as parsing makes them.
+ * are shared, not one copy per endpoint as parsing makes them, and so are equal parameters,
+ * responses and request bodies (one object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
   const detail = new SpecDetail(core, source);
-  const link = (x: unknown): SchemaLink => new LazyLink(detail, (x as { $link: number }).$link);
+  // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
+  // holds one swaps its link, the next ones find it done. One link object per row.
+  const lazy = new Map<number, LazyLink>();
+  const link = (x: unknown): SchemaLink => {
+    if (x instanceof LazyLink) return x;
+    const row = (x as { $link: number }).$link;
+    let made = lazy.get(row);
+    if (!made) lazy.set(row, (made = new LazyLink(detail, row)));
+    return made;
+  };
   const meta = core.meta;
   const files = new Map(meta.files.map((f) => [f, f]));
   const endpoints = core.endpoints as Endpoint[];
