@@ -12,7 +12,7 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 
-export const CODEC_VERSION = 2;
+export const CODEC_VERSION = 3;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -67,7 +67,11 @@ interface Head {
   readonly strings: readonly string[];
   /** Values endpoints share (servers, security), by number. */
   readonly shared: readonly unknown[];
-  readonly index: Omit<IndexImage, 'mini'> & { readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'> };
+  /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
+  readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
+    readonly summaries: readonly (readonly (number | string)[] | null)[];
+    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'>;
+  };
 }
 
 /**
@@ -131,7 +135,7 @@ export function encodeSpec(
     postingChunks: postingChunks.length,
     strings: table.strings,
     shared: table.shared.map((text) => JSON.parse(text) as unknown),
-    index: { ...index, mini: miniHead },
+    index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
@@ -270,10 +274,33 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
     for (const p of postings) for (const item of JSON.parse(p.toString('utf8')) as MiniData['index']) index.push(item);
     return { ...miniHead, index } as MiniData;
   };
-  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, mini }, prints, digests: h.digests, parts: h.parts };
+  const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
+  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
+
+/**
+ * Each summary's terms as their number in the index's term list (a term the list lacks stays
+ * text): decoded, every summary holds the term list's own strings, not a copy of each per summary.
+ */
+function summariesAsNumbers(index: IndexImage): (readonly (number | string)[] | null)[] {
+  const numbers = new Map(index.terms.map((t, i) => [t, i]));
+  return index.summaries.map((s) => (s ? s.map((t) => numbers.get(t) ?? t) : null));
+}
+
+function summariesAsTerms(summaries: readonly (readonly (number | string)[] | null)[], terms: readonly string[]): (readonly string[] | null)[] {
+  if (!Array.isArray(summaries) || !Array.isArray(terms)) throw new Error('spec image index is not shaped right');
+  return summaries.map((s) => {
+    if (s === null) return null;
+    if (!Array.isArray(s)) throw new Error('spec image index is not shaped right');
+    return s.map((t) => {
+      const term = typeof t === 'number' ? terms[t] : t;
+      if (typeof term !== 'string') throw new Error('spec image summary names a term it does not hold');
+      return term;
+    });
+  });
+}
 
 /** Every object of a document by identity -> its JSON pointer (how a link names its node). */
 function collectPlaces(root: object, base: string, out: Map<object, string>): void {
