@@ -12,7 +12,7 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 
-export const CODEC_VERSION = 3;
+export const CODEC_VERSION = 4;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -197,34 +197,80 @@ class Table {
 type Loose = Record<string, unknown>;
 
 /**
- * The endpoint with its repeated strings and shared values as numbers (see `expand`). Parameters,
+ * The endpoint with its repeated strings and shared values as numbers (see `Expander`). Parameters,
  * responses, request bodies and tag lists are shared values: a spec repeats them (`owner`, `page`,
  * a 404 that refers to one response), and each one decodes to one object all its endpoints hold.
+ * Their strings are numbers too, so a text repeated in values that differ (a label, a
+ * description) is one string once decoded.
  */
 function shrink(e: Endpoint, t: Table): unknown {
-  const out: Loose = { ...e, tags: t.value(e.tags), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  const str = (v: string | undefined) => (v === undefined ? undefined : t.string(v));
+  const out: Loose = { ...e, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
   if (e.security !== undefined) out['security'] = t.value(e.security);
-  out['parameters'] = e.parameters.map((p) => t.value(p));
-  if (e.requestBody) out['requestBody'] = t.value(e.requestBody);
-  out['responses'] = e.responses.map((r) => t.value(r));
+  out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
+  const body = e.requestBody;
+  if (body) out['requestBody'] = t.value({ ...body, description: str(body.description), contents: body.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) });
+  out['responses'] = e.responses.map((r) => t.value({ ...r, status: t.string(r.status), label: t.string(r.label), contentTypes: r.contentTypes?.map((x) => t.string(x)) }));
   return out;
 }
 
-/** `shrink` undone, in place: numbers back to the (shared) strings and values they stand for. */
-function expand(x: Loose, strings: readonly string[], shared: readonly unknown[]): Endpoint {
-  const value = (v: unknown): unknown => {
-    if (typeof v !== 'number' || !(v >= 0 && v < shared.length)) throw new Error('spec image refers to a value it does not hold');
-    return shared[v];
-  };
-  x['tags'] = value(x['tags']);
-  x['servers'] = value(x['servers']);
-  if (x['security'] !== undefined) x['security'] = value(x['security']);
-  const source = x['source'] as Loose;
-  source['file'] = typeof source['file'] === 'number' ? strings[source['file']] : source['file'];
-  x['parameters'] = (x['parameters'] as unknown[]).map(value);
-  if (x['requestBody'] !== undefined) x['requestBody'] = value(x['requestBody']);
-  x['responses'] = (x['responses'] as unknown[]).map(value);
-  return x as unknown as Endpoint;
+/** `shrink` undone: numbers back to the strings and shared values they stand for, each shared value expanded once. */
+class Expander {
+  readonly #strings: readonly string[];
+  readonly #shared: readonly unknown[];
+  /** Shared values already expanded (in place), by number. */
+  readonly #done: Uint8Array;
+
+  constructor(strings: readonly string[], shared: readonly unknown[]) {
+    if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
+    this.#strings = strings;
+    this.#shared = shared;
+    this.#done = new Uint8Array(shared.length);
+  }
+
+  endpoint(x: Loose): Endpoint {
+    x['tags'] = this.#value(x['tags'], (tags) => (tags as unknown as unknown[]).forEach((t, i, all) => (all[i] = this.#string(t))));
+    x['servers'] = this.#value(x['servers']);
+    if (x['security'] !== undefined) x['security'] = this.#value(x['security']);
+    const source = x['source'] as Loose;
+    source['file'] = this.#string(source['file']);
+    x['parameters'] = (x['parameters'] as unknown[]).map((n) =>
+      this.#value(n, (p) => {
+        for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
+      }),
+    );
+    if (x['requestBody'] !== undefined) {
+      x['requestBody'] = this.#value(x['requestBody'], (b) => {
+        if (b['description'] !== undefined) b['description'] = this.#string(b['description']);
+        for (const c of b['contents'] as Loose[]) c['mediaType'] = this.#string(c['mediaType']);
+      });
+    }
+    x['responses'] = (x['responses'] as unknown[]).map((n) =>
+      this.#value(n, (r) => {
+        r['status'] = this.#string(r['status']);
+        r['label'] = this.#string(r['label']);
+        if (r['contentTypes'] !== undefined) r['contentTypes'] = (r['contentTypes'] as unknown[]).map((t) => this.#string(t));
+      }),
+    );
+    return x as unknown as Endpoint;
+  }
+
+  #string(n: unknown): string {
+    const s = typeof n === 'number' ? this.#strings[n] : undefined;
+    if (s === undefined) throw new Error('spec image refers to a string it does not hold');
+    return s;
+  }
+
+  #value(n: unknown, expand?: (value: Loose) => void): unknown {
+    if (typeof n !== 'number' || !(n >= 0 && n < this.#shared.length)) throw new Error('spec image refers to a value it does not hold');
+    const value = this.#shared[n];
+    if (expand && this.#done[n] === 0) {
+      if (value === null || typeof value !== 'object') throw new Error('spec image value is not shaped right');
+      this.#done[n] = 1;
+      expand(value as Loose);
+    }
+    return value;
+  }
 }
 
 /**
@@ -237,15 +283,16 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const count = buf.readUInt32LE(0);
   if (count < 3 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
   let at = 4 * (count + 1);
-  /** Part `i` as its own bytes (a copy: the core's buffer can go once decoded). */
-  const raw = (i: number): Buffer => {
+  /** Part `i`'s bytes, within the core's buffer. */
+  const slice = (i: number): Buffer => {
     const length = buf.readUInt32LE(4 * (i + 1));
     if (at + length > buf.length) throw new Error('spec image is cut short');
-    const out = Buffer.from(buf.subarray(at, at + length));
+    const out = buf.subarray(at, at + length);
     at += length;
     return out;
   };
-  const part = (i: number): unknown => JSON.parse(raw(i).toString('utf8')) as unknown;
+  // Parsed parts are read in place: a copy of each would only make garbage.
+  const part = (i: number): unknown => JSON.parse(slice(i).toString('utf8')) as unknown;
   const head = part(0) as Partial<Head> | null;
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
@@ -253,17 +300,23 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
-  const links = raw(1);
-  const prints = raw(2);
+  // Links and prints stay (as bytes): one copy of both, so the core's buffer can go.
+  const kept = Buffer.concat([slice(1), slice(2)]);
+  const links = kept.subarray(0, buf.readUInt32LE(8));
+  const prints = kept.subarray(links.length);
   const endpoints: Endpoint[] = [];
+  const expander = new Expander(head.strings ?? [], head.shared ?? []);
   for (let i = 3; i < 3 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
-    for (const item of items) endpoints.push(expand(item as Loose, head.strings ?? [], head.shared ?? []));
+    for (const item of items) endpoints.push(expander.endpoint(item as Loose));
   }
-  const postings: Buffer[] = [];
-  for (let i = 3 + head.endpointChunks!; i < count; i++) postings.push(raw(i));
+  // The postings stay as bytes until the first search that needs them: one copy of them all.
+  const lengths: number[] = [];
+  const from = at;
+  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  const postingBytes = Buffer.from(buf.subarray(from, at));
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
@@ -271,7 +324,11 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
   const mini = (): MiniData => {
     const index: MiniData['index'] = [];
-    for (const p of postings) for (const item of JSON.parse(p.toString('utf8')) as MiniData['index']) index.push(item);
+    let offset = 0;
+    for (const length of lengths) {
+      for (const item of JSON.parse(postingBytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
+      offset += length;
+    }
     return { ...miniHead, index } as MiniData;
   };
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
