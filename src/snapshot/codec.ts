@@ -25,8 +25,15 @@ export interface CoreData {
   readonly meta: SpecMeta;
   /** Endpoints with each `SchemaLink` replaced by `{ $link: n }` (a row of `links`). */
   readonly endpoints: readonly Endpoint[];
-  /** The link table as JSON bytes (outside the heap), parsed when a schema is first followed. */
+  /**
+   * The link table as JSON bytes, parsed when a schema is first followed: a view into the core's
+   * bytes (copy it to keep it; a spec served from a snapshot file reads it from there instead).
+   */
   readonly links: Buffer;
+  /** Where the link table sits within the core's bytes. */
+  readonly linksOffset: number;
+  /** The core's length in bytes. */
+  readonly coreBytes: number;
   /** The index; its postings stay undecoded bytes until the first search that needs them. */
   readonly index: IndexImage;
   /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
@@ -300,10 +307,10 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
-  // Links and prints stay (as bytes): one copy of both, so the core's buffer can go.
-  const kept = Buffer.concat([slice(1), slice(2)]);
-  const links = kept.subarray(0, buf.readUInt32LE(8));
-  const prints = kept.subarray(links.length);
+  const linksOffset = at;
+  const links = slice(1);
+  // The prints stay (as bytes): a copy, so the core's buffer can go.
+  const prints = Buffer.from(slice(2));
   const endpoints: Endpoint[] = [];
   const expander = new Expander(head.strings ?? [], head.shared ?? []);
   for (let i = 3; i < 3 + head.endpointChunks!; i++) {
@@ -332,7 +339,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
     return { ...miniHead, index } as MiniData;
   };
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;

@@ -1,6 +1,8 @@
 // A spec loaded from its snapshot holds each parameter, response and request body its endpoints
 // repeat once (one object, one schema link), and still serves exactly what a fresh import serves.
+// Its link table stays in the snapshot file until a schema is first followed.
 import assert from 'node:assert/strict';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FileDigests } from '../../src/daemon/digests.ts';
@@ -43,5 +45,23 @@ describe('a spec loaded from its snapshot', () => {
     const restype = spec.endpoints.flatMap((e) => e.parameters.filter((p) => p.name === 'restype'));
     assert.equal(restype.length, 1);
     assert.notEqual(restype[0], containers[0]);
+  });
+
+  it('reads its schema links from the snapshot file when first followed, and says so when that file changed', async (t) => {
+    const tmp = temp();
+    t.after(() => tmp.cleanup());
+    const cache = path.join(tmp.dir, 'cache');
+    await start(cache);
+    const link = (spec: ImportedSpec) => spec.endpoints.flatMap((e) => e.parameters).find((p) => p.name === 'restype')!.schema!;
+
+    const intact = await start(cache);
+    assert.deepEqual(intact.schemas.resolve(link(intact)), { name: 'restype', in: 'query', required: true, type: 'string', enum: ['container'] });
+
+    const changed = await start(cache);
+    const [file] = readdirSync(cache).filter((f) => f.endsWith('.snap'));
+    writeFileSync(path.join(cache, file!), 'replaced by another svc');
+    const node = changed.schemas.resolve(link(changed)) as { $unresolved?: string; reason?: string };
+    assert.equal(node.$unresolved, '');
+    assert.match(node.reason ?? '', /snapshot file changed.*svc update/);
   });
 });
