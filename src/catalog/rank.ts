@@ -5,6 +5,7 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { type Doc, EMPTY_FIELD, type Entry, type PathCache, documentOf } from './document.ts';
 import { factor } from './factor.ts';
 import { type BuiltIndex, type IndexImage, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
+import { loadLean, loadLeanAsync } from './lean-mini.ts';
 import type { ParsedQuery } from './query.ts';
 import { type BoundQuery, WEIGHTS, factorBound, lateGainBound } from './weights.ts';
 
@@ -178,7 +179,7 @@ export class SearchIndex {
   async preload(): Promise<void> {
     if (this.#mini || !this.#data) return;
     const data = typeof this.#data === 'function' ? this.#data() : this.#data;
-    const mini = await MiniSearch.loadJSAsync(data, MINI_OPTIONS);
+    const mini = await loadLeanAsync(data);
     if (!this.#mini) {
       this.#mini = mini;
       this.#data = undefined;
@@ -188,7 +189,7 @@ export class SearchIndex {
   #loaded(): MiniSearch<Doc> {
     if (!this.#mini) {
       const data = typeof this.#data === 'function' ? this.#data() : this.#data;
-      this.#mini = data ? MiniSearch.loadJS(data, MINI_OPTIONS) : new MiniSearch<Doc>(MINI_OPTIONS);
+      this.#mini = data ? loadLean(data) : new MiniSearch<Doc>(MINI_OPTIONS);
       this.#data = undefined;
     }
     return this.#mini;

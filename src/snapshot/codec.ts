@@ -12,7 +12,7 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 
-export const CODEC_VERSION = 1;
+export const CODEC_VERSION = 4;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -25,8 +25,15 @@ export interface CoreData {
   readonly meta: SpecMeta;
   /** Endpoints with each `SchemaLink` replaced by `{ $link: n }` (a row of `links`). */
   readonly endpoints: readonly Endpoint[];
-  /** The link table as JSON bytes (outside the heap), parsed when a schema is first followed. */
+  /**
+   * The link table as JSON bytes, parsed when a schema is first followed: a view into the core's
+   * bytes (copy it to keep it; a spec served from a snapshot file reads it from there instead).
+   */
   readonly links: Buffer;
+  /** Where the link table sits within the core's bytes. */
+  readonly linksOffset: number;
+  /** The core's length in bytes. */
+  readonly coreBytes: number;
   /** The index; its postings stay undecoded bytes until the first search that needs them. */
   readonly index: IndexImage;
   /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
@@ -67,7 +74,11 @@ interface Head {
   readonly strings: readonly string[];
   /** Values endpoints share (servers, security), by number. */
   readonly shared: readonly unknown[];
-  readonly index: Omit<IndexImage, 'mini'> & { readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'> };
+  /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
+  readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
+    readonly summaries: readonly (readonly (number | string)[] | null)[];
+    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'>;
+  };
 }
 
 /**
@@ -96,12 +107,23 @@ export function encodeSpec(
     return map;
   };
   const rows: LinkRow[] = [];
+  // One row per place (or per node the importer made): links to the same schema are the same
+  // number, so the parameters and responses that hold them can be shared values (see `shrink`).
+  const placeRows = new Map<string, number>();
+  const nodeRows = new Map<unknown, number>();
   const rowOf = (link: SchemaLink): { $link: number } => {
     const f = fileIndex.get(link.file) ?? -1;
     const node = link.node;
     const pointer = f >= 0 && node !== null && typeof node === 'object' ? placeIn(link.file).get(node) : undefined;
-    rows.push(pointer !== undefined ? [f, pointer] : [f, null, node]);
-    return { $link: rows.length - 1 };
+    const key = pointer !== undefined ? `${f}\0${pointer}` : undefined;
+    let row = key !== undefined ? placeRows.get(key) : nodeRows.get(node);
+    if (row === undefined) {
+      row = rows.length;
+      rows.push(pointer !== undefined ? [f, pointer] : [f, null, node]);
+      if (key !== undefined) placeRows.set(key, row);
+      else if (node !== null && typeof node === 'object') nodeRows.set(node, row);
+    }
+    return { $link: row };
   };
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
   const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
@@ -120,7 +142,7 @@ export function encodeSpec(
     postingChunks: postingChunks.length,
     strings: table.strings,
     shared: table.shared.map((text) => JSON.parse(text) as unknown),
-    index: { ...index, mini: miniHead },
+    index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
@@ -181,41 +203,81 @@ class Table {
 
 type Loose = Record<string, unknown>;
 
-/** The endpoint with its repeated strings and shared values as numbers (see `expand`). */
+/**
+ * The endpoint with its repeated strings and shared values as numbers (see `Expander`). Parameters,
+ * responses, request bodies and tag lists are shared values: a spec repeats them (`owner`, `page`,
+ * a 404 that refers to one response), and each one decodes to one object all its endpoints hold.
+ * Their strings are numbers too, so a text repeated in values that differ (a label, a
+ * description) is one string once decoded.
+ */
 function shrink(e: Endpoint, t: Table): unknown {
-  const str = (v: unknown) => (typeof v === 'string' ? t.string(v) : v);
-  const out: Loose = { ...e, tags: e.tags.map((x) => t.string(x)), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  const str = (v: string | undefined) => (v === undefined ? undefined : t.string(v));
+  const out: Loose = { ...e, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
   if (e.security !== undefined) out['security'] = t.value(e.security);
-  out['parameters'] = e.parameters.map((p) => ({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), ...(p.description !== undefined ? { description: t.string(p.description) } : {}) }));
-  if (e.requestBody) out['requestBody'] = { ...e.requestBody, description: str(e.requestBody.description), contents: e.requestBody.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) };
-  out['responses'] = e.responses.map((r) => ({ ...r, status: t.string(r.status), label: t.string(r.label), ...(r.contentTypes ? { contentTypes: r.contentTypes.map((x) => t.string(x)) } : {}) }));
+  out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
+  const body = e.requestBody;
+  if (body) out['requestBody'] = t.value({ ...body, description: str(body.description), contents: body.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) });
+  out['responses'] = e.responses.map((r) => t.value({ ...r, status: t.string(r.status), label: t.string(r.label), contentTypes: r.contentTypes?.map((x) => t.string(x)) }));
   return out;
 }
 
-/** `shrink` undone, in place: numbers back to the (shared) strings and values they stand for. */
-function expand(x: Loose, strings: readonly string[], shared: readonly unknown[]): Endpoint {
-  const str = (v: unknown): unknown => (typeof v === 'number' ? strings[v] : v);
-  x['tags'] = (x['tags'] as unknown[]).map(str);
-  x['servers'] = shared[x['servers'] as number];
-  if (x['security'] !== undefined) x['security'] = shared[x['security'] as number];
-  (x['source'] as Loose)['file'] = str((x['source'] as Loose)['file']);
-  for (const p of x['parameters'] as Loose[]) {
-    p['name'] = str(p['name']);
-    p['in'] = str(p['in']);
-    p['type'] = str(p['type']);
-    if (p['description'] !== undefined) p['description'] = str(p['description']);
+/** `shrink` undone: numbers back to the strings and shared values they stand for, each shared value expanded once. */
+class Expander {
+  readonly #strings: readonly string[];
+  readonly #shared: readonly unknown[];
+  /** Shared values already expanded (in place), by number. */
+  readonly #done: Uint8Array;
+
+  constructor(strings: readonly string[], shared: readonly unknown[]) {
+    if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
+    this.#strings = strings;
+    this.#shared = shared;
+    this.#done = new Uint8Array(shared.length);
   }
-  const body = x['requestBody'] as Loose | undefined;
-  if (body) {
-    if (body['description'] !== undefined) body['description'] = str(body['description']);
-    for (const c of body['contents'] as Loose[]) c['mediaType'] = str(c['mediaType']);
+
+  endpoint(x: Loose): Endpoint {
+    x['tags'] = this.#value(x['tags'], (tags) => (tags as unknown as unknown[]).forEach((t, i, all) => (all[i] = this.#string(t))));
+    x['servers'] = this.#value(x['servers']);
+    if (x['security'] !== undefined) x['security'] = this.#value(x['security']);
+    const source = x['source'] as Loose;
+    source['file'] = this.#string(source['file']);
+    x['parameters'] = (x['parameters'] as unknown[]).map((n) =>
+      this.#value(n, (p) => {
+        for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
+      }),
+    );
+    if (x['requestBody'] !== undefined) {
+      x['requestBody'] = this.#value(x['requestBody'], (b) => {
+        if (b['description'] !== undefined) b['description'] = this.#string(b['description']);
+        for (const c of b['contents'] as Loose[]) c['mediaType'] = this.#string(c['mediaType']);
+      });
+    }
+    x['responses'] = (x['responses'] as unknown[]).map((n) =>
+      this.#value(n, (r) => {
+        r['status'] = this.#string(r['status']);
+        r['label'] = this.#string(r['label']);
+        if (r['contentTypes'] !== undefined) r['contentTypes'] = (r['contentTypes'] as unknown[]).map((t) => this.#string(t));
+      }),
+    );
+    return x as unknown as Endpoint;
   }
-  for (const r of x['responses'] as Loose[]) {
-    r['status'] = str(r['status']);
-    r['label'] = str(r['label']);
-    if (r['contentTypes']) r['contentTypes'] = (r['contentTypes'] as unknown[]).map(str);
+
+  #string(n: unknown): string {
+    const s = typeof n === 'number' ? this.#strings[n] : undefined;
+    if (s === undefined) throw new Error('spec image refers to a string it does not hold');
+    return s;
   }
-  return x as unknown as Endpoint;
+
+  #value(n: unknown, expand?: (value: Loose) => void): unknown {
+    if (typeof n !== 'number' || !(n >= 0 && n < this.#shared.length)) throw new Error('spec image refers to a value it does not hold');
+    const value = this.#shared[n];
+    if (expand && this.#done[n] === 0) {
+      if (value === null || typeof value !== 'object') throw new Error('spec image value is not shaped right');
+      this.#done[n] = 1;
+      expand(value as Loose);
+    }
+    return value;
+  }
 }
 
 /**
@@ -228,15 +290,16 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const count = buf.readUInt32LE(0);
   if (count < 3 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
   let at = 4 * (count + 1);
-  /** Part `i` as its own bytes (a copy: the core's buffer can go once decoded). */
-  const raw = (i: number): Buffer => {
+  /** Part `i`'s bytes, within the core's buffer. */
+  const slice = (i: number): Buffer => {
     const length = buf.readUInt32LE(4 * (i + 1));
     if (at + length > buf.length) throw new Error('spec image is cut short');
-    const out = Buffer.from(buf.subarray(at, at + length));
+    const out = buf.subarray(at, at + length);
     at += length;
     return out;
   };
-  const part = (i: number): unknown => JSON.parse(raw(i).toString('utf8')) as unknown;
+  // Parsed parts are read in place: a copy of each would only make garbage.
+  const part = (i: number): unknown => JSON.parse(slice(i).toString('utf8')) as unknown;
   const head = part(0) as Partial<Head> | null;
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
@@ -244,17 +307,23 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
-  const links = raw(1);
-  const prints = raw(2);
+  const linksOffset = at;
+  const links = slice(1);
+  // The prints stay (as bytes): a copy, so the core's buffer can go.
+  const prints = Buffer.from(slice(2));
   const endpoints: Endpoint[] = [];
+  const expander = new Expander(head.strings ?? [], head.shared ?? []);
   for (let i = 3; i < 3 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
-    for (const item of items) endpoints.push(expand(item as Loose, head.strings ?? [], head.shared ?? []));
+    for (const item of items) endpoints.push(expander.endpoint(item as Loose));
   }
-  const postings: Buffer[] = [];
-  for (let i = 3 + head.endpointChunks!; i < count; i++) postings.push(raw(i));
+  // The postings stay as bytes until the first search that needs them: one copy of them all.
+  const lengths: number[] = [];
+  const from = at;
+  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  const postingBytes = Buffer.from(buf.subarray(from, at));
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
@@ -262,13 +331,40 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
   const mini = (): MiniData => {
     const index: MiniData['index'] = [];
-    for (const p of postings) for (const item of JSON.parse(p.toString('utf8')) as MiniData['index']) index.push(item);
+    let offset = 0;
+    for (const length of lengths) {
+      for (const item of JSON.parse(postingBytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
+      offset += length;
+    }
     return { ...miniHead, index } as MiniData;
   };
-  return { v: h.v, meta: h.meta, endpoints, links, index: { ...h.index, mini }, prints, digests: h.digests, parts: h.parts };
+  const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
+
+/**
+ * Each summary's terms as their number in the index's term list (a term the list lacks stays
+ * text): decoded, every summary holds the term list's own strings, not a copy of each per summary.
+ */
+function summariesAsNumbers(index: IndexImage): (readonly (number | string)[] | null)[] {
+  const numbers = new Map(index.terms.map((t, i) => [t, i]));
+  return index.summaries.map((s) => (s ? s.map((t) => numbers.get(t) ?? t) : null));
+}
+
+function summariesAsTerms(summaries: readonly (readonly (number | string)[] | null)[], terms: readonly string[]): (readonly string[] | null)[] {
+  if (!Array.isArray(summaries) || !Array.isArray(terms)) throw new Error('spec image index is not shaped right');
+  return summaries.map((s) => {
+    if (s === null) return null;
+    if (!Array.isArray(s)) throw new Error('spec image index is not shaped right');
+    return s.map((t) => {
+      const term = typeof t === 'number' ? terms[t] : t;
+      if (typeof term !== 'string') throw new Error('spec image summary names a term it does not hold');
+      return term;
+    });
+  });
+}
 
 /** Every object of a document by identity -> its JSON pointer (how a link names its node). */
 function collectPlaces(root: object, base: string, out: Map<object, string>): void {

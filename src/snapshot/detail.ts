@@ -21,16 +21,33 @@ export type DetailSource = { readonly file: string; readonly offset: number } | 
 const KEPT_PARSED = 3;
 const parsed: SpecDetail[] = [];
 
+/**
+ * The link table: in memory, or (a spec served from a snapshot file) where it sits in that file,
+ * with the sha256 its bytes had when the spec was loaded.
+ */
+type LinkSource = { readonly bytes: Buffer } | { readonly file: string; readonly offset: number; readonly length: number; readonly sha256: string };
+
+/** What a link reads as when the link table cannot be read again (the snapshot file changed or went). */
+const LINKS_GONE: LinkRow = [0, null, { $unresolved: '', reason: 'the snapshot file changed since this spec was loaded; run svc update' }];
+
 class SpecDetail {
-  readonly #core: Pick<CoreData, 'parts' | 'digests' | 'links'>;
+  readonly #core: Pick<CoreData, 'parts' | 'digests'>;
+  readonly #links: LinkSource;
   readonly #files: readonly string[];
   readonly #source: DetailSource;
-  #rows: readonly LinkRow[] | undefined;
+  /** Parsed link table; null when it could not be read again. */
+  #rows: readonly LinkRow[] | null | undefined;
   #docs: Map<string, unknown> | undefined;
   #resolver: DocumentSchemaResolver | undefined;
 
   constructor(core: CoreData, source: DetailSource) {
-    this.#core = { parts: core.parts, digests: core.digests, links: core.links };
+    this.#core = { parts: core.parts, digests: core.digests };
+    // Served from a snapshot file, the link table stays there (it sits before the detail, inside
+    // the core) and is read when a schema is first followed; otherwise a copy stays in memory.
+    this.#links =
+      'file' in source
+        ? { file: source.file, offset: source.offset - core.coreBytes + core.linksOffset, length: core.links.length, sha256: sha256(core.links) }
+        : { bytes: Buffer.from(core.links) };
     this.#files = core.meta.files;
     this.#source = source;
   }
@@ -56,7 +73,22 @@ class SpecDetail {
   }
 
   #row(row: number): LinkRow {
-    this.#rows ??= JSON.parse(this.#core.links.toString('utf8')) as LinkRow[];
+    if (this.#rows === undefined) {
+      const links = this.#links;
+      let bytes: Buffer | undefined;
+      if ('bytes' in links) bytes = links.bytes;
+      else {
+        const fd = tryOpen(links.file);
+        try {
+          bytes = readAt(fd, links.offset, links.length);
+        } finally {
+          if (fd !== undefined) closeSync(fd);
+        }
+        if (bytes && sha256(bytes) !== links.sha256) bytes = undefined;
+      }
+      this.#rows = bytes ? (JSON.parse(bytes.toString('utf8')) as LinkRow[]) : null;
+    }
+    if (this.#rows === null) return LINKS_GONE;
     return this.#rows[row] ?? [0, null, null];
   }
 
@@ -92,6 +124,8 @@ class SpecDetail {
   #drop(): void {
     this.#docs = undefined;
     this.#resolver = undefined;
+    // A link table on disk is read again when next needed.
+    if (!('bytes' in this.#links)) this.#rows = undefined;
   }
 }
 
@@ -164,11 +198,21 @@ class LazySchemas implements SchemaResolver {
 
 /**
  * The spec a core describes. The spec name, collection and source file every endpoint repeats
- * are shared, not one copy per endpoint as parsing makes them.
+ * are shared, not one copy per endpoint as parsing makes them, and so are equal parameters,
+ * responses and request bodies (one object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
   const detail = new SpecDetail(core, source);
-  const link = (x: unknown): SchemaLink => new LazyLink(detail, (x as { $link: number }).$link);
+  // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
+  // holds one swaps its link, the next ones find it done. One link object per row.
+  const lazy = new Map<number, LazyLink>();
+  const link = (x: unknown): SchemaLink => {
+    if (x instanceof LazyLink) return x;
+    const row = (x as { $link: number }).$link;
+    let made = lazy.get(row);
+    if (!made) lazy.set(row, (made = new LazyLink(detail, row)));
+    return made;
+  };
   const meta = core.meta;
   const files = new Map(meta.files.map((f) => [f, f]));
   const endpoints = core.endpoints as Endpoint[];

@@ -1,0 +1,274 @@
+// MiniSearch, loaded lean. `MiniSearch.loadJS` gives every term a Map of fields and every field a
+// Map of document -> count: about 50 bytes per posting and most of an index's heap (over 2 KB per
+// endpoint). Here the same postings live in two flat typed arrays per index (document ids and
+// counts, term by term, field by field, documents ascending as loadJS iterates them), behind
+// objects with the few Map methods MiniSearch's search and toJSON call (`get`, `size`, `keys`,
+// iteration). Document ids and field lengths get the same treatment. MiniSearch's radix tree of
+// terms, its search and its scoring stay its own: the same postings in the same order give the
+// same results, score for score (test/catalog/lean-mini.test.ts holds the two side by side).
+// The index is read-only once loaded (svc builds a new index for a changed spec): add, remove and
+// discard are not supported on it.
+import MiniSearch from 'minisearch';
+import type { Doc } from './document.ts';
+import { MINI_OPTIONS, type MiniIndexData } from './index-build.ts';
+
+type Ids = Uint16Array | Uint32Array;
+
+/** The postings of one index: document ids and counts, term by term, field by field. */
+interface Store {
+  readonly docs: Ids;
+  readonly counts: Uint16Array | Uint32Array;
+  /** Per term and field, where its postings start (`term * fields + field`); one more at the end. */
+  readonly starts: Uint32Array;
+  readonly fields: number;
+}
+
+/** One field's postings of one term, as the `Map<documentId, count>` MiniSearch expects (read side only). */
+class FieldPostings {
+  readonly #store: Store;
+  readonly #from: number;
+  readonly #to: number;
+
+  constructor(store: Store, from: number, to: number) {
+    this.#store = store;
+    this.#from = from;
+    this.#to = to;
+  }
+
+  get size(): number {
+    return this.#to - this.#from;
+  }
+
+  keys(): IterableIterator<number> {
+    return this.#store.docs.subarray(this.#from, this.#to).values();
+  }
+
+  /** The count for `doc` (binary search: documents are ascending). */
+  get(doc: number): number | undefined {
+    const docs = this.#store.docs;
+    let lo = this.#from;
+    let hi = this.#to - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = docs[mid]!;
+      if (d === doc) return this.#store.counts[mid];
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  has(doc: number): boolean {
+    return this.get(doc) !== undefined;
+  }
+
+  *entries(): IterableIterator<[number, number]> {
+    const { docs, counts } = this.#store;
+    for (let i = this.#from; i < this.#to; i++) yield [docs[i]!, counts[i]!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries();
+  }
+}
+
+/** One term's postings, as the `Map<fieldId, Map<documentId, count>>` MiniSearch keeps in its radix tree. */
+class TermPostings {
+  readonly #store: Store;
+  readonly #term: number;
+
+  constructor(store: Store, term: number) {
+    this.#store = store;
+    this.#term = term;
+  }
+
+  get(field: number): FieldPostings | undefined {
+    const { starts, fields } = this.#store;
+    if (!(field >= 0 && field < fields)) return undefined;
+    const at = this.#term * fields + field;
+    const from = starts[at]!;
+    const to = starts[at + 1]!;
+    return to > from ? new FieldPostings(this.#store, from, to) : undefined;
+  }
+
+  has(field: number): boolean {
+    return this.get(field) !== undefined;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (let f = 0; f < this.#store.fields; f++) if (this.get(f)) n++;
+    return n;
+  }
+
+  *entries(): IterableIterator<[number, FieldPostings]> {
+    for (let f = 0; f < this.#store.fields; f++) {
+      const postings = this.get(f);
+      if (postings) yield [f, postings];
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, FieldPostings]> {
+    return this.entries();
+  }
+}
+
+/** Short document ids 0..n-1 -> document ids, as the Map MiniSearch reads (`has`, `get`, iteration). */
+class DenseMap<V> {
+  readonly #values: readonly V[];
+
+  constructor(values: readonly V[]) {
+    this.#values = values;
+  }
+
+  get size(): number {
+    return this.#values.length;
+  }
+
+  has(key: number): boolean {
+    return key >= 0 && key < this.#values.length;
+  }
+
+  get(key: number): V | undefined {
+    return this.#values[key];
+  }
+
+  *keys(): IterableIterator<number> {
+    for (let i = 0; i < this.#values.length; i++) yield i;
+  }
+
+  *values(): IterableIterator<V> {
+    yield* this.#values;
+  }
+
+  *entries(): IterableIterator<[number, V]> {
+    for (let i = 0; i < this.#values.length; i++) yield [i, this.#values[i]!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, V]> {
+    return this.entries();
+  }
+}
+
+/** Document id -> short id, built on first use (search never asks; `has(id)` and stored fields do). */
+class ReverseIds {
+  readonly #ids: DenseMap<unknown>;
+  #map: Map<unknown, number> | undefined;
+
+  constructor(ids: DenseMap<unknown>) {
+    this.#ids = ids;
+  }
+
+  #built(): Map<unknown, number> {
+    if (!this.#map) {
+      this.#map = new Map();
+      for (const [short, id] of this.#ids) this.#map.set(id, short);
+    }
+    return this.#map;
+  }
+
+  has(id: unknown): boolean {
+    return this.#built().has(id);
+  }
+
+  get(id: unknown): number | undefined {
+    return this.#built().get(id);
+  }
+}
+
+/** MiniSearch's private fields this module fills in (named as in MiniSearch 7). */
+interface Internals {
+  _documentIds: unknown;
+  _idToShortId: unknown;
+  _fieldLength: unknown;
+  _index: { set(term: string, data: unknown): unknown };
+}
+
+/** Short ids 0..n-1 in `documentIds` and `fieldLength`, and field ids 0..fields-1: what the lean form needs. */
+function dense(data: MiniIndexData, fields: number): boolean {
+  const n = data.documentCount;
+  if (data.nextId !== n || Object.keys(data.documentIds).length !== n || Object.keys(data.fieldLength).length !== n) return false;
+  for (let i = 0; i < n; i++) if (!(i in data.documentIds) || !Array.isArray(data.fieldLength[i])) return false;
+  const ids = Object.values(data.fieldIds);
+  return ids.length === fields && ids.every((f) => Number.isInteger(f) && f >= 0 && f < fields) && Object.keys(data.storedFields).length === 0;
+}
+
+/** Yields every `TERMS_PER_STEP` terms when loading in steps. */
+const TERMS_PER_STEP = 4000;
+
+function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
+  const fields = Object.keys(data.fieldIds).length;
+  if (data.serializationVersion !== 2 || !dense(data, fields)) return MiniSearch.loadJS(data, MINI_OPTIONS);
+  const mini = MiniSearch.loadJS({ ...data, index: [], documentIds: {}, fieldLength: {}, storedFields: {} }, MINI_OPTIONS);
+  const inner = mini as unknown as Internals;
+  const n = data.documentCount;
+  const ids = new DenseMap<unknown>(Array.from({ length: n }, (_, i) => data.documentIds[i]));
+  inner._documentIds = ids;
+  inner._idToShortId = new ReverseIds(ids);
+  // Equal rows of field lengths are one array: documents of a spec often have the same lengths.
+  const rows = new Map<string, readonly number[]>();
+  const lengths: (readonly number[])[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = data.fieldLength[i]!;
+    const key = row.join(',');
+    let shared = rows.get(key);
+    if (!shared) rows.set(key, (shared = row));
+    lengths[i] = shared;
+  }
+  inner._fieldLength = new DenseMap(lengths);
+
+  const index = data.index;
+  let total = 0;
+  let maxCount = 0;
+  for (const [, byField] of index) {
+    for (const f in byField) {
+      const postings = byField[f]!;
+      for (const d in postings) {
+        total++;
+        if (postings[d]! > maxCount) maxCount = postings[d]!;
+      }
+    }
+  }
+  const docs: Ids = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
+  const counts = maxCount <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
+  const starts = new Uint32Array(index.length * fields + 1);
+  const store: Store = { docs, counts, starts, fields };
+  let at = 0;
+  for (let t = 0; t < index.length; t++) {
+    if (t > 0 && t % TERMS_PER_STEP === 0) yield;
+    const [term, byField] = index[t]!;
+    for (let f = 0; f < fields; f++) {
+      starts[t * fields + f] = at;
+      const postings = byField[f];
+      if (!postings) continue;
+      // Integer keys enumerate ascending, as loadJS's Maps hold them.
+      for (const d in postings) {
+        docs[at] = Number(d);
+        counts[at] = postings[d]!;
+        at++;
+      }
+    }
+    inner._index.set(term, new TermPostings(store, t));
+  }
+  starts[index.length * fields] = at;
+  return mini;
+}
+
+/** `MiniSearch.loadJS(data, MINI_OPTIONS)`, with the postings held lean (falls back to loadJS for data not shaped as svc builds it). */
+export function loadLean(data: MiniIndexData): MiniSearch<Doc> {
+  const steps = load(data);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `loadLean`, yielding the thread between batches of terms. */
+export async function loadLeanAsync(data: MiniIndexData): Promise<MiniSearch<Doc>> {
+  const steps = load(data);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
