@@ -27,7 +27,7 @@ test('status of a busy HTTP daemon shows every part: transport, auth, update in 
   const status = baseStatus({
     uptimeMs: 3_725_000, transport: 'http', url: 'http://127.0.0.1:7777/mcp', auth: 'bearer token in /x/token',
     specs: [
-      { name: 'pets', file: '/p.yaml', format: 'openapi-3.1', version: '1.0', collection: 'default', endpoints: 1, deprecated: 0, indexedAt: at, state: 'ok', errors: [], pending: ['/p.yaml'], snapshot: 'loaded from snapshot' },
+      { name: 'pets', file: '/p.yaml', format: 'openapi-3.1', version: '1.0', collection: 'default', endpoints: 1, deprecated: 0, indexedAt: at, state: 'ok', errors: [], pending: ['/p.yaml', '/q.yaml'], snapshot: 'loaded from snapshot' },
       { name: 'bad', file: '/b.yaml', collection: 'c', endpoints: 2, deprecated: 1, state: 'failed', errors: [{ severity: 'error', code: 'x', message: 'broken', file: '/b.yaml', line: 3, column: 4 }], pending: [] },
       { name: 'gone', file: '/g.yaml', collection: 'c', endpoints: 0, deprecated: 0, state: 'failed', errors: [], pending: [] },
       { name: 'wait', file: '/w.yaml', format: 'swagger-2.0', collection: 'c', endpoints: 0, deprecated: 0, state: 'loading', errors: [], pending: [] },
@@ -48,7 +48,7 @@ test('status of a busy HTTP daemon shows every part: transport, auth, update in 
     '  update in progress since 2026-01-02 03:04:05Z: 1 of 3 imported, now pets; 2 more update request(s) waiting',
     '  specs: (first import still running)',
     '    pets (openapi-3.1 v1.0; collection default): 1 endpoint, 0 deprecated; indexed 2026-01-02 03:04:05Z; ok',
-    '      pending changes (run svc update): /p.yaml',
+    '      pending changes (run svc update): /p.yaml, /q.yaml',
     '      loaded from snapshot',
     '    bad (unknown format; collection c): 2 endpoints, 1 deprecated; indexed never; FAILED: /b.yaml:3:4: broken',
     '      the previous version keeps serving',
