@@ -17,6 +17,8 @@ import { IpcServer } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
+/** Each test takes well under a second; one that hangs (a reply that never comes) fails here instead of stalling the run. */
+const HANG_MS = 8000;
 const dirs: string[] = [];
 const servers: Server[] = [];
 after(async () => {
@@ -58,7 +60,7 @@ function connectError(path: string, reason: string, message: string): (e: unknow
 }
 
 describe('request', { skip }, () => {
-  it('sends one line {v, id, method, params} and resolves to the result of the reply with its id, skipping others', async () => {
+  it('sends one line {v, id, method, params} and resolves to the result of the reply with its id, skipping others', { timeout: HANG_MS }, async () => {
     let sent: Record<string, unknown> | undefined;
     const path = await peer((req, socket) => {
       sent = req;
@@ -87,7 +89,7 @@ describe('request', { skip }, () => {
     assert.equal(await request(p3, 'update'), 3);
   });
 
-  it('an error reply (its id or null) is an IpcRemoteError with the daemon\'s code, message and hint', async () => {
+  it('an error reply (its id or null) is an IpcRemoteError with the daemon\'s code, message and hint', { timeout: HANG_MS }, async () => {
     const path = await peer((_req, socket) => socket.write(encodeLine({ v: 1, id: null, ok: false, error: { code: 'bad-json', message: 'not JSON', hint: 'h' } })));
     await assert.rejects(request(path, 'ping'), (e: unknown) => e instanceof IpcRemoteError && e.code === 'bad-json' && e.message === 'not JSON' && e.hint === 'h' && e.socket === path);
     const noHint = await peer((req, socket) => socket.write(encodeLine({ v: 1, id: req['id'], ok: false, error: { code: 'x', message: 'y' } })));
@@ -96,7 +98,7 @@ describe('request', { skip }, () => {
     await assert.rejects(request(empty, 'ping'), (e: unknown) => e instanceof IpcRemoteError && e.code === 'bad-reply' && e.message === 'error reply without an error');
   });
 
-  it('a reply that is not JSON, or over the reply cap, is a bad reply', async () => {
+  it('a reply that is not JSON, or over the reply cap, is a bad reply', { timeout: HANG_MS }, async () => {
     const garbage = await peer((_req, socket) => socket.write('{nope\n'));
     await assert.rejects(request(garbage, 'ping'), (e: unknown) => e instanceof IpcConnectError && e.reason === 'bad-reply' && e.message.startsWith(`${garbage}: reply is not JSON: `));
     const big = await peer((req, socket) => socket.write(encodeLine({ v: 1, id: req['id'], ok: true, result: 'x'.repeat(200) })));
@@ -104,20 +106,20 @@ describe('request', { skip }, () => {
     assert.equal(await request(big, 'ping', {}, { maxReplyBytes: 1000 }), 'x'.repeat(200));
   });
 
-  it('no reply in time is a timeout naming the method and the time; a peer that hangs up is closed', async () => {
+  it('no reply in time is a timeout naming the method and the time; a peer that hangs up is closed', { timeout: HANG_MS }, async () => {
     const silent = await peer(() => {});
     await assert.rejects(request(silent, 'status', {}, { timeoutMs: 150 }), connectError(silent, 'timeout', 'no reply to status within 150 ms'));
     const rude = await peer((_req, socket) => socket.end());
     await assert.rejects(request(rude, 'ping'), connectError(rude, 'closed', 'connection closed before the reply to ping'));
   });
 
-  it('a missing socket is ENOENT, which probe calls stale', async () => {
+  it('a missing socket is ENOENT, which probe calls stale', { timeout: HANG_MS }, async () => {
     const missing = join(temp(), 'none.sock');
     await assert.rejects(request(missing, 'ping'), connectError(missing, 'ENOENT', 'no such socket'));
     assert.deepEqual(await probe(missing), { kind: 'stale', socket: missing, reason: 'ENOENT' });
   });
 
-  it('refuses a socket owned by someone other than the named owner before connecting', async () => {
+  it('refuses a socket owned by someone other than the named owner before connecting', { timeout: HANG_MS }, async () => {
     let connected = false;
     const path = await peer(() => (connected = true));
     const me = typeof process.getuid === 'function' ? process.getuid() : 0;
@@ -127,7 +129,7 @@ describe('request', { skip }, () => {
 });
 
 describe('probe and requestAll', { skip }, () => {
-  it('probe says live with the ping, or unresponsive with why', async () => {
+  it('probe says live with the ping, or unresponsive with why', { timeout: HANG_MS }, async () => {
     const live = await peer((req, socket) => socket.write(encodeLine({ v: 1, id: req['id'], ok: true, result: { pid: 77, version: 'v', protocol: 1, config: '/c' } })));
     assert.deepEqual(await probe(live), { kind: 'live', socket: live, ping: { pid: 77, version: 'v', protocol: 1, config: '/c' } });
     const silent = await peer(() => {});
@@ -136,7 +138,7 @@ describe('probe and requestAll', { skip }, () => {
     assert.deepEqual(await probe(failing), { kind: 'unresponsive', socket: failing, reason: 'nope' });
   });
 
-  it('requestAll asks every live daemon of a target and wraps failures per daemon', async () => {
+  it('requestAll asks every live daemon of a target and wraps failures per daemon', { timeout: HANG_MS }, async () => {
     const runtime = temp();
     const target: SocketTarget = { kind: 'dir', dir: join(runtime, 'svc', 'k'), source: 'XDG_RUNTIME_DIR' };
     const ping = () => ({ pid: process.pid, version: 't', protocol: 1, config: '/c' });

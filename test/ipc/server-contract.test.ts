@@ -13,6 +13,8 @@ import { IpcServer, type Handler } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
+/** Each test takes well under a second; one that hangs (a reply that never comes) fails here instead of stalling the run. */
+const HANG_MS = 8000;
 const dirs: string[] = [];
 after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -52,7 +54,7 @@ function converse(path: string, payload: string, n: number): Promise<Record<stri
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
 describe('IPC server replies', { skip }, () => {
-  it('answers each kind of bad request with its exact error reply', async () => {
+  it('answers each kind of bad request with its exact error reply', { timeout: HANG_MS }, async () => {
     const server = await listen({ ping: () => 'pong' });
     try {
       const longName = 'm'.repeat(100);
@@ -90,7 +92,7 @@ describe('IPC server replies', { skip }, () => {
     }
   });
 
-  it('a handler\'s undefined is null, its params default to {}, an SvcError keeps code and hint, anything else is internal and logged', async () => {
+  it('a handler\'s undefined is null, its params default to {}, an SvcError keeps code and hint, anything else is internal and logged', { timeout: HANG_MS }, async () => {
     const logs: string[] = [];
     const seen: unknown[] = [];
     const server = await listen({
@@ -117,7 +119,7 @@ describe('IPC server replies', { skip }, () => {
     }
   });
 
-  it('runs at most four requests of one connection at once, and answers them all', async () => {
+  it('runs at most four requests of one connection at once, and answers them all', { timeout: HANG_MS }, async () => {
     let running = 0;
     let most = 0;
     const server = await listen({
@@ -138,7 +140,7 @@ describe('IPC server replies', { skip }, () => {
     }
   });
 
-  it('ends a connection idle past idleMs', async () => {
+  it('ends a connection idle past idleMs', { timeout: HANG_MS }, async () => {
     const server = await listen({ ping: () => 1 }, { idleMs: 100 });
     try {
       const started = Date.now();
@@ -161,7 +163,7 @@ describe('IPC server replies', { skip }, () => {
 });
 
 describe('IPC server lifetime', { skip }, () => {
-  it('several servers in one process get <pid>.sock, <pid>-2.sock ..., and a closed one\'s name is free again', async () => {
+  it('several servers in one process get <pid>.sock, <pid>-2.sock ..., and a closed one\'s name is free again', { timeout: HANG_MS }, async () => {
     const runtime = temp();
     const target = { kind: 'dir' as const, dir: join(runtime, 'svc', 'k'), source: 'XDG_RUNTIME_DIR' };
     const ping = () => ({ pid: process.pid, version: 't', protocol: 1, config: '/c' });
@@ -177,7 +179,7 @@ describe('IPC server lifetime', { skip }, () => {
     await Promise.all([two.close(), again.close()]);
   });
 
-  it('close stops answering, drops open connections, removes the socket, and may be called twice', async () => {
+  it('close stops answering, drops open connections, removes the socket, and may be called twice', { timeout: HANG_MS }, async () => {
     const server = await listen({ ping: () => 1 });
     const dropped = new Promise<void>((resolve) => {
       const socket = createConnection(server.path);
