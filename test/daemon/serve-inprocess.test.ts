@@ -13,6 +13,9 @@ import { startServe, type Daemon } from '../../src/daemon/serve.ts';
 import { request } from '../../src/ipc/client.ts';
 import { openapi } from './support.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 60_000;
+
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 const dirs: string[] = [];
 after(() => {
@@ -31,7 +34,7 @@ function project(serve = ''): { dir: string; configFile: string; env: NodeJS.Pro
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
 describe('svc serve in process', { skip }, () => {
-  it('stdio: serves MCP once the first exchange is done, loads the specs, answers status and update on the socket, and closes when stdin ends', async () => {
+  it('stdio: serves MCP once the first exchange is done, loads the specs, answers status and update on the socket, and closes when stdin ends', { timeout: HANG_MS }, async () => {
     const p = project();
     const stdin = new PassThrough();
     const stdout = new PassThrough();
@@ -91,7 +94,7 @@ describe('svc serve in process', { skip }, () => {
     }
   });
 
-  it('http: binds the configured port, reports its URL and auth, is ready once loaded, and closes on request', async () => {
+  it('http: binds the configured port, reports its URL and auth, is ready once loaded, and closes on request', { timeout: HANG_MS }, async () => {
     const p = project('serve:\n  transport: http\n  port: 0\n');
     const logs: string[] = [];
     const daemon = await startServe({ config: await loadConfig(p.configFile), env: p.env, snapshots: false, log: (l) => logs.push(l) });
@@ -113,7 +116,7 @@ describe('svc serve in process', { skip }, () => {
     await assert.rejects(fetch(`${daemon.url}/healthz`));
   });
 
-  it('http without auth warns that anyone on the machine can call the APIs', async () => {
+  it('http without auth warns that anyone on the machine can call the APIs', { timeout: HANG_MS }, async () => {
     const p = project('serve:\n  transport: http\n  port: 0\n  auth: none\n');
     const logs: string[] = [];
     const daemon = await startServe({ config: await loadConfig(p.configFile), env: p.env, snapshots: false, services: false, log: (l) => logs.push(l) });
@@ -125,7 +128,7 @@ describe('svc serve in process', { skip }, () => {
     }
   });
 
-  it('a second daemon for the same config and socket stops with a clear message, and the first keeps serving', async () => {
+  it('a second daemon for the same config and socket stops with a clear message, and the first keeps serving', { timeout: HANG_MS }, async () => {
     const p = project('serve:\n  transport: http\n  port: 0\n  auth: none\n');
     const config = await loadConfig(p.configFile);
     const socket = join(p.dir, 'one.sock');
@@ -138,13 +141,13 @@ describe('svc serve in process', { skip }, () => {
     }
   });
 
-  it('an unset token variable stops the start before anything is claimed', async () => {
+  it('an unset token variable stops the start before anything is claimed', { timeout: HANG_MS }, async () => {
     const p = project('serve:\n  transport: http\n  port: 0\n  tokenEnv: NO_SUCH_TOKEN_VAR\n');
     await assert.rejects(startServe({ config: await loadConfig(p.configFile), env: p.env, snapshots: false, log: () => {} }), (e: { code?: string }) => e.code === 'token-missing');
     assert.equal(existsSync(join(p.dir, 'svc')), false, 'no runtime folder was made');
   });
 
-  it('a second start loads the specs from their snapshots', async () => {
+  it('a second start loads the specs from their snapshots', { timeout: HANG_MS }, async () => {
     const p = project('serve:\n  transport: http\n  port: 0\n  auth: none\n');
     const config = await loadConfig(p.configFile);
     for (const round of [1, 2]) {

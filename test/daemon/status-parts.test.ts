@@ -20,6 +20,9 @@ import { importSpec } from '../../src/import/index.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
 import { openapi } from './support.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 describe('buildStatus', () => {
   let dir: string;
   let updater: Updater;
@@ -45,7 +48,7 @@ describe('buildStatus', () => {
     ...over,
   });
 
-  it('lists each spec with its format, counts, collection, state and errors, and totals that add up', () => {
+  it('lists each spec with its format, counts, collection, state and errors, and totals that add up', { timeout: HANG_MS }, () => {
     const status = buildStatus(input());
     assert.equal(status.protocol, PROTOCOL_VERSION);
     assert.deepEqual([status.pid, status.version, status.transport, status.socket, status.sessions], [7, '9.9.9', 'stdio', '/s.sock', 3]);
@@ -74,7 +77,7 @@ describe('buildStatus', () => {
     assert.ok(status.eventLoop !== undefined);
   });
 
-  it('shows pending changes per spec and for the config, loading over every other state, and what the caller adds', () => {
+  it('shows pending changes per spec and for the config, loading over every other state, and what the caller adds', { timeout: HANG_MS }, () => {
     const metrics = new Metrics();
     metrics.toolCall('search', 5, true);
     const lastUpdate = updater.lastResult!;
@@ -103,7 +106,7 @@ describe('buildStatus', () => {
 describe('CatalogEvents', () => {
   const change: CatalogChange = { message: 'm', generation: 2, endpointsChanged: true, specsChanged: false };
 
-  it('tells every listener, even after one throws, and stops telling one that unsubscribed', () => {
+  it('tells every listener, even after one throws, and stops telling one that unsubscribed', { timeout: HANG_MS }, () => {
     const events = new CatalogEvents();
     const heard: string[] = [];
     events.onCatalogChanged(() => heard.push('a'));
@@ -130,7 +133,7 @@ describe('FileDigests', () => {
 
   const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
-  it('is the sha256 of the bytes, and the spec hash is the sha256 over the file digests in order, as the importer records', async () => {
+  it('is the sha256 of the bytes, and the spec hash is the sha256 over the file digests in order, as the importer records', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 1, maxLength: 4 }), async (contents) => {
         const digests = new FileDigests();
@@ -148,7 +151,7 @@ describe('FileDigests', () => {
     );
   });
 
-  it('matches the hash an import records for the same files', async () => {
+  it('matches the hash an import records for the same files', { timeout: HANG_MS }, async () => {
     const spec = join(dir, 'pets.yaml');
     writeFileSync(spec, openapi('Pets', [{ method: 'GET', path: '/pets' }]));
     const outcome = await importSpec(spec, { name: 'pets', collection: 'default' } as Parameters<typeof importSpec>[1]);
@@ -156,7 +159,7 @@ describe('FileDigests', () => {
     assert.equal(await new FileDigests().specHash(outcome.spec.files), outcome.spec.hash);
   });
 
-  it('reads a file again when it changed, even at the same size, and says undefined once it is gone', async () => {
+  it('reads a file again when it changed, even at the same size, and says undefined once it is gone', { timeout: HANG_MS }, async () => {
     const digests = new FileDigests();
     const f = join(dir, 'same-size.txt');
     writeFileSync(f, 'aaaa');
@@ -172,7 +175,7 @@ describe('FileDigests', () => {
     assert.equal(await digests.digest(f), sha('aaaa'), 'forgotten when gone: read again when back');
   });
 
-  it('sees a write of the same size even with the times put back (the change time moves), and keeps what retain names', async () => {
+  it('sees a write of the same size even with the times put back (the change time moves), and keeps what retain names', { timeout: HANG_MS }, async () => {
     const digests = new FileDigests();
     const f = join(dir, 'cached.txt');
     writeFileSync(f, 'one');
@@ -187,7 +190,7 @@ describe('FileDigests', () => {
     assert.equal(await digests.digest(f), sha('two'));
   });
 
-  it('a folder in place of a file cannot be read: undefined', async () => {
+  it('a folder in place of a file cannot be read: undefined', { timeout: HANG_MS }, async () => {
     assert.equal(await new FileDigests().digest(dir), undefined);
   });
 });

@@ -6,6 +6,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BodyTooLarge, readBody } from '../../src/mcp/body.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 /** A request stand-in with real headers and a real async iteration over the given chunks, counting reads. */
 function req(chunks: Buffer[], headers: Record<string, string> = {}): { headers: Record<string, string>; reads: number; [Symbol.asyncIterator](): AsyncGenerator<Buffer> } {
   const r = {
@@ -33,7 +36,7 @@ function cut(bytes: Buffer, points: number[]): Buffer[] {
 }
 
 describe('readBody', () => {
-  it('parses any JSON body within the limit, however it is chunked, with or without a declared length', async () => {
+  it('parses any JSON body within the limit, however it is chunked, with or without a declared length', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), fc.nat({ max: 10 }), fc.boolean(), async (value, points, slack, declare) => {
         const bytes = Buffer.from(JSON.stringify(value));
@@ -43,7 +46,7 @@ describe('readBody', () => {
     );
   });
 
-  it('refuses a body one byte or more over the limit, chunked, and stops reading at the chunk that passes it', async () => {
+  it('refuses a body one byte or more over the limit, chunked, and stops reading at the chunk that passes it', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 40 }), async (limit, over, chunk) => {
         const bytes = Buffer.alloc(limit + over, 0x20);
@@ -62,7 +65,7 @@ describe('readBody', () => {
     );
   });
 
-  it('refuses a declared Content-Length over the limit before reading, and trusts no declared length under it', async () => {
+  it('refuses a declared Content-Length over the limit before reading, and trusts no declared length under it', { timeout: HANG_MS }, async () => {
     const r = req([Buffer.from('{}')], { 'content-length': '11' });
     await assert.rejects(readBody(r, 10), BodyTooLarge);
     assert.equal(r.reads, 0);
@@ -74,12 +77,12 @@ describe('readBody', () => {
     assert.deepEqual(await readBody(req([Buffer.from('[1]')], { 'content-length': 'lots' }), 3), [1]);
   });
 
-  it('a body that is not JSON is a SyntaxError, an empty one too', async () => {
+  it('a body that is not JSON is a SyntaxError, an empty one too', { timeout: HANG_MS }, async () => {
     await assert.rejects(readBody(req([Buffer.from('{"a":')]), 100), SyntaxError);
     await assert.rejects(readBody(req([]), 100), SyntaxError);
   });
 
-  it('decodes UTF-8 split inside a character', async () => {
+  it('decodes UTF-8 split inside a character', { timeout: HANG_MS }, async () => {
     const bytes = Buffer.from(JSON.stringify({ t: 'größe ✓' }));
     const at = bytes.indexOf(0xc3) + 1;
     assert.deepEqual(await readBody(req([bytes.subarray(0, at), bytes.subarray(at)]), 100), { t: 'größe ✓' });

@@ -10,6 +10,9 @@ import { startHttp, MCP_PATH } from '../../src/mcp/index.ts';
 import type { CatalogChangeNotice, SessionContext } from '../../src/mcp/server.ts';
 import type { ToolDefinition } from '../../src/tools/types.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 const CONTEXT = {} as SessionContext;
 
 const echo: ToolDefinition = {
@@ -33,7 +36,7 @@ const write: ToolDefinition = {
 const text = (r: unknown): string => (r as { content: { text?: string }[] }).content.map((c) => c.text ?? '').join('\n');
 
 describe('HTTP, 2026-07-28 era, in process', () => {
-  it('lists and calls tools statelessly, asks through input_required, and follows catalogue changes while open', async () => {
+  it('lists and calls tools statelessly, asks through input_required, and follows catalogue changes while open', { timeout: HANG_MS }, async () => {
     const listeners = new Set<(c: CatalogChangeNotice) => void>();
     let unsubscribed = 0;
     const http = await startHttp({

@@ -11,6 +11,9 @@ import { SvcError } from '../../src/model/errors.ts';
 import { rawRequest } from './raw-http.ts';
 import { call, sessionContext, textOf, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 const TOKEN = 'Routes-token_0123456789abcdef';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const LIMIT = 4096;
@@ -36,12 +39,12 @@ describe('HTTP routes', () => {
     await ws.cleanup();
   });
 
-  it('reports the URL it bound, with the port it got', () => {
+  it('reports the URL it bound, with the port it got', { timeout: HANG_MS }, () => {
     assert.equal(http.url, `http://127.0.0.1:${http.port}`);
     assert.ok(http.port > 0);
   });
 
-  it('answers an unknown path with 404 naming where MCP is served', async () => {
+  it('answers an unknown path with 404 naming where MCP is served', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/nope`, { method: 'GET', headers: AUTH });
     assert.equal(res.status, 404);
     assert.equal(res.headers['content-type'], 'application/json');
@@ -51,7 +54,7 @@ describe('HTTP routes', () => {
     assert.equal((await rawRequest(`${http.url}/messages`, { method: 'GET', headers: AUTH })).status, 404);
   });
 
-  it('refuses a foreign Host with 403 and says why, before the token is looked at', async () => {
+  it('refuses a foreign Host with 403 and says why, before the token is looked at', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/mcp`, { headers: { host: 'evil.example', ...AUTH }, body: initialize });
     assert.equal(res.status, 403);
     assert.match(JSON.parse(res.body).error, /^Forbidden: /);
@@ -59,14 +62,14 @@ describe('HTTP routes', () => {
     assert.equal((await rawRequest(`${http.url}/mcp`, { headers: { host: 'evil.example' }, body: initialize })).status, 403);
   });
 
-  it('answers 401 with a Bearer challenge that says where the token is, never the token', async () => {
+  it('answers 401 with a Bearer challenge that says where the token is, never the token', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/mcp`, { body: initialize });
     assert.equal(res.status, 401);
     assert.equal(res.headers['www-authenticate'], 'Bearer');
     assert.deepEqual(JSON.parse(res.body), { error: 'Unauthorized: send Authorization: Bearer <token> (svc status says where the token is)' });
   });
 
-  it('answers a body that is not JSON with the parse error -32700, and 413 over the limit with the setting to change', async () => {
+  it('answers a body that is not JSON with the parse error -32700, and 413 over the limit with the setting to change', { timeout: HANG_MS }, async () => {
     const bad = await rawRequest(`${http.url}/mcp`, { headers: AUTH, body: '{"jsonrpc":' });
     assert.equal(bad.status, 400);
     assert.deepEqual(JSON.parse(bad.body), rpc(-32700, 'Parse error: the body is not JSON'));
@@ -78,13 +81,13 @@ describe('HTTP routes', () => {
     assert.equal(sse.status, 404, 'an unknown SSE session is refused before its body is read');
   });
 
-  it('answers 2025-era requests that are not initialize and carry no session with 400', async () => {
+  it('answers 2025-era requests that are not initialize and carry no session with 400', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/mcp`, { headers: AUTH, body: listTools });
     assert.equal(res.status, 400);
     assert.deepEqual(JSON.parse(res.body), rpc(-32000, 'Bad Request: no mcp-session-id header; the first request must be initialize (protocol 2025-11-25), or send a 2026-07-28 request'));
   });
 
-  it('answers an unknown session id with 404 on POST, GET and DELETE, and a missing one with 400 on GET and DELETE', async () => {
+  it('answers an unknown session id with 404 on POST, GET and DELETE, and a missing one with 400 on GET and DELETE', { timeout: HANG_MS }, async () => {
     const post = await rawRequest(`${http.url}/mcp`, { headers: { ...AUTH, 'mcp-session-id': 'no-such' }, body: listTools });
     assert.equal(post.status, 404);
     assert.deepEqual(JSON.parse(post.body), rpc(-32001, 'Session not found; start a new session with initialize'));
@@ -98,14 +101,14 @@ describe('HTTP routes', () => {
     }
   });
 
-  it('answers other methods on /mcp with 405 and the methods it allows', async () => {
+  it('answers other methods on /mcp with 405 and the methods it allows', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/mcp`, { method: 'PUT', headers: AUTH, body: '{}' });
     assert.equal(res.status, 405);
     assert.equal(res.headers['allow'], 'GET, POST, DELETE');
     assert.deepEqual(JSON.parse(res.body), rpc(-32000, 'Method not allowed'));
   });
 
-  it('probes: HEAD gets the status without a body, other methods 405 with the methods allowed, never cached', async () => {
+  it('probes: HEAD gets the status without a body, other methods 405 with the methods allowed, never cached', { timeout: HANG_MS }, async () => {
     const head = await rawRequest(`${http.url}/healthz`, { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(head.body, '');
@@ -118,7 +121,7 @@ describe('HTTP routes', () => {
     assert.deepEqual(await rawRequest(`${http.url}/readyz`, { method: 'GET', headers: { host: 'evil.example' } }).then((r) => [r.status, r.body]), [200, 'ok\n']);
   });
 
-  it('a session over Streamable HTTP is counted while open, serves tool calls, and is gone after DELETE', async () => {
+  it('a session over Streamable HTTP is counted while open, serves tool calls, and is gone after DELETE', { timeout: HANG_MS }, async () => {
     const client = new Client({ name: 'routes-client', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(`${http.url}${MCP_PATH}`), { requestInit: { headers: AUTH } });
     await client.connect(transport);
@@ -135,7 +138,7 @@ describe('HTTP routes', () => {
     }
   });
 
-  it('a legacy SSE session is counted while its stream is open and forgotten when it closes', async () => {
+  it('a legacy SSE session is counted while its stream is open and forgotten when it closes', { timeout: HANG_MS }, async () => {
     const client = new Client({ name: 'sse-client', version: '1' });
     const transport = new SSEClientTransport(new URL(`${http.url}${SSE_PATH}`), {
       eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...AUTH } }) },
@@ -157,14 +160,14 @@ describe('HTTP routes', () => {
     assert.equal(http.sessionCount(), 0);
   });
 
-  it('still serves after all of the above', async () => {
+  it('still serves after all of the above', { timeout: HANG_MS }, async () => {
     const res = await rawRequest(`${http.url}/mcp`, { headers: AUTH, body: initialize });
     assert.equal(res.status, 200);
   });
 });
 
 describe('HTTP front start-up', () => {
-  it('refuses to serve beyond loopback without a token, naming the host and the fix', async () => {
+  it('refuses to serve beyond loopback without a token, naming the host and the fix', { timeout: HANG_MS }, async () => {
     await assert.rejects(
       startHttp({ host: '0.0.0.0', port: 0, auth: { kind: 'none' }, maxBodyBytes: 1024, context: () => { throw new Error('unused'); } }),
       (e: unknown) =>
@@ -173,7 +176,7 @@ describe('HTTP front start-up', () => {
     );
   });
 
-  it('shows an IPv6 host in brackets in its URL, and serves loopback without a token when auth is none', async () => {
+  it('shows an IPv6 host in brackets in its URL, and serves loopback without a token when auth is none', { timeout: HANG_MS }, async () => {
     let http: HttpHandle | undefined;
     try {
       http = await startHttp({ host: '::1', port: 0, auth: { kind: 'none' }, maxBodyBytes: 1024, context: () => { throw new Error('unused'); } });
@@ -190,7 +193,7 @@ describe('HTTP front start-up', () => {
     }
   });
 
-  it('a port already taken is an error from start, not a server that never answers', async () => {
+  it('a port already taken is an error from start, not a server that never answers', { timeout: HANG_MS }, async () => {
     const first = await startHttp({ host: '127.0.0.1', port: 0, auth: { kind: 'none' }, maxBodyBytes: 1024, context: () => { throw new Error('unused'); } });
     try {
       await assert.rejects(startHttp({ host: '127.0.0.1', port: first.port, auth: { kind: 'none' }, maxBodyBytes: 1024, context: () => { throw new Error('unused'); } }), /EADDRINUSE/);

@@ -12,6 +12,9 @@ import { createMcpServer, toCallToolResult, type CatalogChangeNotice, type McpHo
 import { describeTools } from '../../src/mcp/tool-list.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 /** The tools here use nothing of the session context. */
 const CONTEXT = {} as SessionContext;
 
@@ -46,7 +49,7 @@ function keysDeep(value: unknown, out: string[] = []): string[] {
 }
 
 describe('tools/list', () => {
-  it('gives hints beyond readOnly and openWorld only where they differ from the defaults, and only for writes', () => {
+  it('gives hints beyond readOnly and openWorld only where they differ from the defaults, and only for writes', { timeout: HANG_MS }, () => {
     const hints = (a: Partial<ToolDefinition['annotations']>) => describeTools([tool('t', { annotations: { title: 'T', readOnlyHint: false, openWorldHint: true, ...a } })])[0]!.annotations;
     assert.deepEqual(hints({}), { readOnlyHint: false, openWorldHint: true });
     assert.deepEqual(hints({ destructiveHint: false, idempotentHint: true }), { readOnlyHint: false, openWorldHint: true, destructiveHint: false, idempotentHint: true });
@@ -54,7 +57,7 @@ describe('tools/list', () => {
     assert.deepEqual(hints({ readOnlyHint: true, destructiveHint: false, idempotentHint: true }), { readOnlyHint: true, openWorldHint: true });
   });
 
-  it('trims the schemas: no $schema, no empty or false additionalProperties, no string propertyNames; nested required kept for inputs only', () => {
+  it('trims the schemas: no $schema, no empty or false additionalProperties, no string propertyNames; nested required kept for inputs only', { timeout: HANG_MS }, () => {
     const nested = z.object({ a: z.string(), b: z.number().optional() });
     const [listed] = describeTools([
       tool('t', {
@@ -82,13 +85,13 @@ describe('tools/list', () => {
     assert.equal('outputSchema' in describeTools([tool('plain')])[0]!, false);
   });
 
-  it('lists the same objects for the same tool array, fresh ones for another', () => {
+  it('lists the same objects for the same tool array, fresh ones for another', { timeout: HANG_MS }, () => {
     const tools = [tool('a')];
     assert.equal(describeTools(tools), describeTools(tools));
     assert.notEqual(describeTools([tool('a')]), describeTools(tools));
   });
 
-  it('serves exactly the given tools over MCP', async () => {
+  it('serves exactly the given tools over MCP', { timeout: HANG_MS }, async () => {
     const client = await connect([tool('alpha'), tool('beta')]);
     try {
       const { tools } = await client.listTools();
@@ -100,7 +103,7 @@ describe('tools/list', () => {
 });
 
 describe('tools/call', () => {
-  it('turns a result into content: text first, then images; structured only on success; isError only when true', () => {
+  it('turns a result into content: text first, then images; structured only on success; isError only when true', { timeout: HANG_MS }, () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
     assert.deepEqual(toCallToolResult({ text: 't', structured: { a: 1 }, images: [image, { ...image, data: 'BBBB' }] }), {
       content: [{ type: 'text', text: 't' }, image, { ...image, data: 'BBBB' }],
@@ -110,7 +113,7 @@ describe('tools/call', () => {
     assert.deepEqual(toCallToolResult({ text: 'ok', isError: false }), { content: [{ type: 'text', text: 'ok' }] });
   });
 
-  it('answers bad arguments with a tool error in plain words naming each problem', async () => {
+  it('answers bad arguments with a tool error in plain words naming each problem', { timeout: HANG_MS }, async () => {
     const client = await connect([tool('find', { inputShape: { q: z.string(), limit: z.number().int().max(5).optional() } })]);
     try {
       const unknownOne = await call(client, 'find', { q: 'x', extra: 1 });
@@ -128,7 +131,7 @@ describe('tools/call', () => {
     }
   });
 
-  it('answers an unknown tool with the JSON-RPC error -32602 listing the tools', async () => {
+  it('answers an unknown tool with the JSON-RPC error -32602 listing the tools', { timeout: HANG_MS }, async () => {
     const client = await connect([tool('alpha'), tool('beta')]);
     try {
       await assert.rejects(call(client, 'gamma', {}), (e: { code?: number; message?: string }) => e.code === -32602 && /Unknown tool "gamma"; the tools are alpha, beta/.test(e.message ?? ''));
@@ -137,7 +140,7 @@ describe('tools/call', () => {
     }
   });
 
-  it('tells the hooks about each call (name, time, ok), the session opening and closing, and catalogue changes', async () => {
+  it('tells the hooks about each call (name, time, ok), the session opening and closing, and catalogue changes', { timeout: HANG_MS }, async () => {
     const calls: [string, number, boolean][] = [];
     let opened = 0;
     let closed = 0;
@@ -178,7 +181,7 @@ describe('tools/call', () => {
     assert.equal(listeners.size, 0, 'unsubscribed on close');
   });
 
-  it('a per-request instance counts no session and subscribes to nothing', async () => {
+  it('a per-request instance counts no session and subscribes to nothing', { timeout: HANG_MS }, async () => {
     let opened = 0;
     let subscribed = 0;
     const client = await connect([tool('a')], { connection: false, hooks: { sessionOpened: () => void opened++, onCatalogChanged: () => (subscribed++, () => {}) } });
@@ -221,14 +224,14 @@ describe('confirmation', () => {
     }
   }
 
-  it('asks a client that declared form elicitation, with the tool\'s own question, and acts only on a yes', async () => {
+  it('asks a client that declared form elicitation, with the tool\'s own question, and acts only on a yes', { timeout: HANG_MS }, async () => {
     assert.deepEqual(await ask({ elicitation: {} }, { action: 'accept', content: { confirm: true } }), { text: 'sent', asked: ['Send X?'] });
     assert.deepEqual(await ask({ elicitation: { form: {} } }, { action: 'accept', content: { confirm: false } }), { text: 'declined', asked: ['Send X?'] });
     assert.deepEqual(await ask({ elicitation: { form: {}, url: {} } }, { action: 'decline' }), { text: 'declined', asked: ['Send X?'] });
     assert.deepEqual(await ask({ elicitation: {} }, { action: 'cancel' }), { text: 'declined', asked: ['Send X?'] });
   });
 
-  it('does not offer to ask a client without elicitation, or one that can only open URLs', async () => {
+  it('does not offer to ask a client without elicitation, or one that can only open URLs', { timeout: HANG_MS }, async () => {
     assert.deepEqual(await ask({}), { text: 'cannot ask', asked: [] });
     assert.deepEqual(await ask({ elicitation: { url: {} } }), { text: 'cannot ask', asked: [] });
   });

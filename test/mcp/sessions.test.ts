@@ -8,6 +8,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SessionTable, clientKey, type SessionEntry } from '../../src/mcp/sessions.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 interface Entry extends SessionEntry {
   closed: number;
 }
@@ -31,7 +34,7 @@ function expectedVictim(sessions: Map<string, Entry>, newcomer: string): string 
 }
 
 describe('HTTP session table', () => {
-  it('admits up to the cap, then closes the session the contract picks for each newcomer', async () => {
+  it('admits up to the cap, then closes the session the contract picks for each newcomer', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 5 }),
@@ -66,7 +69,7 @@ describe('HTTP session table', () => {
     );
   });
 
-  it('a newcomer with as many sessions as the busiest other client loses its own, never the other\'s', async () => {
+  it('a newcomer with as many sessions as the busiest other client loses its own, never the other\'s', { timeout: HANG_MS }, async () => {
     const table = new SessionTable<Entry>({ maxSessions: 2, idleMs: 1e9, now: () => 0 });
     const other = entry('other', 1, 5);
     const mine = entry('me', 100, 5);
@@ -78,7 +81,7 @@ describe('HTTP session table', () => {
     await table.closeAll();
   });
 
-  it('a session used after its handshake outlives an unused one even when the unused one is newer', async () => {
+  it('a session used after its handshake outlives an unused one even when the unused one is newer', { timeout: HANG_MS }, async () => {
     const table = new SessionTable<Entry>({ maxSessions: 2, idleMs: 1e9, now: () => 0 });
     const used = entry('c', 1, 2);
     const handshakeOnly = entry('c', 50, 1);
@@ -90,7 +93,7 @@ describe('HTTP session table', () => {
     await table.closeAll();
   });
 
-  it('touch marks a request and the time, and knows only admitted sessions', async () => {
+  it('touch marks a request and the time, and knows only admitted sessions', { timeout: HANG_MS }, async () => {
     let now = 10;
     const table = new SessionTable<Entry>({ maxSessions: 4, idleMs: 1e9, now: () => now });
     const e = entry('c', 0, 0);
@@ -104,7 +107,7 @@ describe('HTTP session table', () => {
     await table.closeAll();
   });
 
-  it('expire closes exactly the sessions idle longer than idleMs', async () => {
+  it('expire closes exactly the sessions idle longer than idleMs', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 10 }), async (idleMs, seen) => {
         const now = 3000;
@@ -126,7 +129,7 @@ describe('HTTP session table', () => {
     );
   });
 
-  it('the idle sweep runs on its own, within a quarter of idleMs (at least every 250 ms)', async () => {
+  it('the idle sweep runs on its own, within a quarter of idleMs (at least every 250 ms)', { timeout: HANG_MS }, async () => {
     const table = new SessionTable<Entry>({ maxSessions: 4, idleMs: 400 });
     const e = entry('c', Date.now() - 1000, 0);
     table.admit('old', e);
@@ -139,7 +142,7 @@ describe('HTTP session table', () => {
     await table.closeAll();
   });
 
-  it('forget is idempotent and a close that throws or rejects harms nothing', async () => {
+  it('forget is idempotent and a close that throws or rejects harms nothing', { timeout: HANG_MS }, async () => {
     const table = new SessionTable<SessionEntry>({ maxSessions: 4, idleMs: 1e9 });
     let closes = 0;
     table.admit('a', { client: 'c', lastSeen: 0, requests: 0, close: () => { closes++; throw new Error('x'); } });
@@ -152,7 +155,7 @@ describe('HTTP session table', () => {
     assert.equal(closes, 2);
   });
 
-  it('tells clients apart by address, User-Agent and clientInfo name, and only by them', () => {
+  it('tells clients apart by address, User-Agent and clientInfo name, and only by them', { timeout: HANG_MS }, () => {
     fc.assert(
       fc.property(fc.array(fc.option(fc.string(), { nil: undefined }), { minLength: 3, maxLength: 3 }), fc.array(fc.option(fc.string(), { nil: undefined }), { minLength: 3, maxLength: 3 }), (a, b) => {
         const norm = (x: (string | undefined)[]) => x.map((v) => v ?? '');

@@ -8,6 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import { sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
+/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+const HANG_MS = 15_000;
+
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stdio-test', version: '1' } } };
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
@@ -65,7 +68,7 @@ describe('MCP over stdio, in process', () => {
   });
   after(() => ws.cleanup());
 
-  it('answers every request written before stdin closed, then closes; CRLF and blank lines are fine', async () => {
+  it('answers every request written before stdin closed, then closes; CRLF and blank lines are fine', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, log: (l) => p.logs.push(l) });
     p.stdin.write(line(initialize).replace('\n', '\r\n'));
@@ -81,7 +84,7 @@ describe('MCP over stdio, in process', () => {
     assert.deepEqual(p.logs, []);
   });
 
-  it('marks the first exchange when tools/list is answered, not before', async () => {
+  it('marks the first exchange when tools/list is answered, not before', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context });
     let first = false;
@@ -99,7 +102,7 @@ describe('MCP over stdio, in process', () => {
     await handle.closed;
   });
 
-  it('marks the first exchange as soon as a tool call arrives (it needs the catalogue)', async () => {
+  it('marks the first exchange as soon as a tool call arrives (it needs the catalogue)', { timeout: HANG_MS }, async () => {
     const p = pipe();
     let release!: () => void;
     const loaded = new Promise<void>((r) => (release = r));
@@ -115,7 +118,7 @@ describe('MCP over stdio, in process', () => {
     await handle.close();
   });
 
-  it('when stdin ends with a request still running, waits up to drainMs for it, then closes anyway', async () => {
+  it('when stdin ends with a request still running, waits up to drainMs for it, then closes anyway', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => new Promise<never>(() => {}), drainMs: 200 });
     p.stdin.write(line(initialize));
@@ -129,7 +132,7 @@ describe('MCP over stdio, in process', () => {
     assert.ok(waited < 8000, `gave up after drainMs, not the default 10 s (${waited} ms)`);
   });
 
-  it('bad JSON is logged and the next line is served', async () => {
+  it('bad JSON is logged and the next line is served', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, log: (l) => p.logs.push(l) });
     p.stdin.write('{not json\n');
@@ -141,7 +144,7 @@ describe('MCP over stdio, in process', () => {
     await handle.closed;
   });
 
-  it('a line past 10 MB without a newline ends the session with a message saying so', async () => {
+  it('a line past 10 MB without a newline ends the session with a message saying so', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, log: (l) => p.logs.push(l) });
     p.stdin.write(line(initialize));
@@ -155,7 +158,7 @@ describe('MCP over stdio, in process', () => {
     assert.deepEqual(p.logs, [`stdio: stdin: a message longer than ${10 * 1024 * 1024} bytes; closing`]);
   });
 
-  it('close() ends the session and leaves stdin to other readers', async () => {
+  it('close() ends the session and leaves stdin to other readers', { timeout: HANG_MS }, async () => {
     const p = pipe();
     const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context });
     p.stdin.write(line(initialize));
