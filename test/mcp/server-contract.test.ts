@@ -3,12 +3,13 @@
 // (trimmed schemas, annotations only where they differ from the spec's defaults), what a tool's
 // result becomes, how bad arguments read, what the hooks hear, and when a person is asked.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { createMcpServer, toCallToolResult, type CatalogChangeNotice, type McpHooks, type SessionContext } from '../../src/mcp/server.ts';
+import { SERVER_NAME, SERVER_VERSION, createMcpServer, toCallToolResult, type CatalogChangeNotice, type McpHooks, type SessionContext } from '../../src/mcp/server.ts';
 import { describeTools } from '../../src/mcp/tool-list.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types.ts';
 
@@ -96,6 +97,20 @@ describe('tools/list', () => {
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name), ['alpha', 'beta']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('identity', () => {
+  it('introduces itself as svc with the version of its package', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(SERVER_NAME, 'svc');
+    assert.equal(SERVER_VERSION, pkg.version);
+    const client = await connect([tool('a')]);
+    try {
+      assert.deepEqual(client.getServerVersion(), { name: 'svc', version: pkg.version });
     } finally {
       await client.close();
     }
