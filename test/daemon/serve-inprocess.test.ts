@@ -13,7 +13,10 @@ import { startServe, type Daemon } from '../../src/daemon/serve.ts';
 import { request } from '../../src/ipc/client.ts';
 import { openapi } from './support.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 60_000;
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
@@ -33,7 +36,7 @@ function project(serve = ''): { dir: string; configFile: string; env: NodeJS.Pro
 
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
-describe('svc serve in process', { skip }, () => {
+describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
   it('stdio: serves MCP once the first exchange is done, loads the specs, answers status and update on the socket, and closes when stdin ends', { timeout: HANG_MS }, async () => {
     const p = project();
     const stdin = new PassThrough();

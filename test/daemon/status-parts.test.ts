@@ -20,10 +20,13 @@ import { importSpec } from '../../src/import/index.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
 import { openapi } from './support.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
-describe('buildStatus', () => {
+describe('buildStatus', { timeout: HANG_MS }, () => {
   let dir: string;
   let updater: Updater;
 
@@ -103,7 +106,7 @@ describe('buildStatus', () => {
   });
 });
 
-describe('CatalogEvents', () => {
+describe('CatalogEvents', { timeout: HANG_MS }, () => {
   const change: CatalogChange = { message: 'm', generation: 2, endpointsChanged: true, specsChanged: false };
 
   it('tells every listener, even after one throws, and stops telling one that unsubscribed', { timeout: HANG_MS }, () => {
@@ -124,7 +127,7 @@ describe('CatalogEvents', () => {
   });
 });
 
-describe('FileDigests', () => {
+describe('FileDigests', { timeout: HANG_MS }, () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-digests-'));

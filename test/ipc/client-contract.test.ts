@@ -17,11 +17,17 @@ import { IpcServer } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
-/** Each test takes well under a second; one that hangs (a reply that never comes) fails here instead of stalling the run. */
+/**
+ * Each test takes well under a second; one that hangs (a reply that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 8000;
 const dirs: string[] = [];
 const servers: Server[] = [];
+const peerSockets = new Set<Socket>();
 after(async () => {
+  // Connections a faulty client left open would keep close() waiting: drop them first.
+  for (const s of peerSockets) s.destroy();
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -35,6 +41,8 @@ const temp = (): string => {
 async function peer(answer: (request: Record<string, unknown>, socket: Socket) => void): Promise<string> {
   const path = join(temp(), 'peer.sock');
   const server = createServer((socket) => {
+    peerSockets.add(socket);
+    socket.on('close', () => peerSockets.delete(socket));
     let buf = '';
     socket.on('error', () => {});
     socket.on('data', (d) => {
@@ -59,7 +67,7 @@ function connectError(path: string, reason: string, message: string): (e: unknow
   };
 }
 
-describe('request', { skip }, () => {
+describe('request', { skip, timeout: HANG_MS }, () => {
   it('sends one line {v, id, method, params} and resolves to the result of the reply with its id, skipping others', { timeout: HANG_MS }, async () => {
     let sent: Record<string, unknown> | undefined;
     const path = await peer((req, socket) => {
@@ -128,7 +136,7 @@ describe('request', { skip }, () => {
   });
 });
 
-describe('probe and requestAll', { skip }, () => {
+describe('probe and requestAll', { skip, timeout: HANG_MS }, () => {
   it('probe says live with the ping, or unresponsive with why', { timeout: HANG_MS }, async () => {
     const live = await peer((req, socket) => socket.write(encodeLine({ v: 1, id: req['id'], ok: true, result: { pid: 77, version: 'v', protocol: 1, config: '/c' } })));
     assert.deepEqual(await probe(live), { kind: 'live', socket: live, ping: { pid: 77, version: 'v', protocol: 1, config: '/c' } });

@@ -13,7 +13,10 @@ import { IpcServer, type Handler } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
-/** Each test takes well under a second; one that hangs (a reply that never comes) fails here instead of stalling the run. */
+/**
+ * Each test takes well under a second; one that hangs (a reply that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 8000;
 const dirs: string[] = [];
 after(() => {
@@ -53,7 +56,7 @@ function converse(path: string, payload: string, n: number): Promise<Record<stri
 
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
-describe('IPC server replies', { skip }, () => {
+describe('IPC server replies', { skip, timeout: HANG_MS }, () => {
   it('answers each kind of bad request with its exact error reply', { timeout: HANG_MS }, async () => {
     const server = await listen({ ping: () => 'pong' });
     try {
@@ -162,7 +165,7 @@ describe('IPC server replies', { skip }, () => {
   });
 });
 
-describe('IPC server lifetime', { skip }, () => {
+describe('IPC server lifetime', { skip, timeout: HANG_MS }, () => {
   it('several servers in one process get <pid>.sock, <pid>-2.sock ..., and a closed one\'s name is free again', { timeout: HANG_MS }, async () => {
     const runtime = temp();
     const target = { kind: 'dir' as const, dir: join(runtime, 'svc', 'k'), source: 'XDG_RUNTIME_DIR' };

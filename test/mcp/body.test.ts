@@ -6,7 +6,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BodyTooLarge, readBody } from '../../src/mcp/body.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 /** A request stand-in with real headers and a real async iteration over the given chunks, counting reads. */
@@ -35,7 +38,7 @@ function cut(bytes: Buffer, points: number[]): Buffer[] {
   return out;
 }
 
-describe('readBody', () => {
+describe('readBody', { timeout: HANG_MS }, () => {
   it('parses any JSON body within the limit, however it is chunked, with or without a declared length', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), fc.nat({ max: 10 }), fc.boolean(), async (value, points, slack, declare) => {

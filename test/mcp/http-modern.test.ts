@@ -10,7 +10,10 @@ import { startHttp, MCP_PATH } from '../../src/mcp/index.ts';
 import type { CatalogChangeNotice, SessionContext } from '../../src/mcp/server.ts';
 import type { ToolDefinition } from '../../src/tools/types.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 const CONTEXT = {} as SessionContext;
@@ -35,7 +38,7 @@ const write: ToolDefinition = {
 
 const text = (r: unknown): string => (r as { content: { text?: string }[] }).content.map((c) => c.text ?? '').join('\n');
 
-describe('HTTP, 2026-07-28 era, in process', () => {
+describe('HTTP, 2026-07-28 era, in process', { timeout: HANG_MS }, () => {
   it('lists and calls tools statelessly, asks through input_required, and follows catalogue changes while open', { timeout: HANG_MS }, async () => {
     const listeners = new Set<(c: CatalogChangeNotice) => void>();
     let unsubscribed = 0;

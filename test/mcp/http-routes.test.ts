@@ -11,7 +11,10 @@ import { SvcError } from '../../src/model/errors.ts';
 import { rawRequest } from './raw-http.ts';
 import { call, sessionContext, textOf, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 const TOKEN = 'Routes-token_0123456789abcdef';
@@ -23,7 +26,7 @@ const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', 
 
 const rpc = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
-describe('HTTP routes', () => {
+describe('HTTP routes', { timeout: HANG_MS }, () => {
   let ws: Workspace;
   let context: SessionContextValue;
   let http: HttpHandle;
@@ -166,7 +169,7 @@ describe('HTTP routes', () => {
   });
 });
 
-describe('HTTP front start-up', () => {
+describe('HTTP front start-up', { timeout: HANG_MS }, () => {
   it('refuses to serve beyond loopback without a token, naming the host and the fix', { timeout: HANG_MS }, async () => {
     await assert.rejects(
       startHttp({ host: '0.0.0.0', port: 0, auth: { kind: 'none' }, maxBodyBytes: 1024, context: () => { throw new Error('unused'); } }),

@@ -13,7 +13,10 @@ import { SERVER_NAME, SERVER_VERSION, createMcpServer, toCallToolResult, type Ca
 import { describeTools } from '../../src/mcp/tool-list.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 /** The tools here use nothing of the session context. */
@@ -49,7 +52,7 @@ function keysDeep(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-describe('tools/list', () => {
+describe('tools/list', { timeout: HANG_MS }, () => {
   it('gives hints beyond readOnly and openWorld only where they differ from the defaults, and only for writes', { timeout: HANG_MS }, () => {
     const hints = (a: Partial<ToolDefinition['annotations']>) => describeTools([tool('t', { annotations: { title: 'T', readOnlyHint: false, openWorldHint: true, ...a } })])[0]!.annotations;
     assert.deepEqual(hints({}), { readOnlyHint: false, openWorldHint: true });
@@ -103,7 +106,7 @@ describe('tools/list', () => {
   });
 });
 
-describe('identity', () => {
+describe('identity', { timeout: HANG_MS }, () => {
   it('introduces itself as svc with the version of its package', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(SERVER_NAME, 'svc');
@@ -117,7 +120,7 @@ describe('identity', () => {
   });
 });
 
-describe('tools/call', () => {
+describe('tools/call', { timeout: HANG_MS }, () => {
   it('turns a result into content: text first, then images; structured only on success; isError only when true', { timeout: HANG_MS }, () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
     assert.deepEqual(toCallToolResult({ text: 't', structured: { a: 1 }, images: [image, { ...image, data: 'BBBB' }] }), {
@@ -209,7 +212,7 @@ describe('tools/call', () => {
   });
 });
 
-describe('confirmation', () => {
+describe('confirmation', { timeout: HANG_MS }, () => {
   /** A tool that asks before it acts and reports what it was told. */
   const asking = (): ToolDefinition =>
     tool('write', {

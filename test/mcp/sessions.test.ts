@@ -8,7 +8,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SessionTable, clientKey, type SessionEntry } from '../../src/mcp/sessions.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 interface Entry extends SessionEntry {
@@ -33,7 +36,7 @@ function expectedVictim(sessions: Map<string, Entry>, newcomer: string): string 
   return from[0]![0];
 }
 
-describe('HTTP session table', () => {
+describe('HTTP session table', { timeout: HANG_MS }, () => {
   it('admits up to the cap, then closes the session the contract picks for each newcomer', { timeout: HANG_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(

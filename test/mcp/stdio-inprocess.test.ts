@@ -8,7 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import { sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
-/** A test here takes a second or two; one that hangs (an answer that never comes) fails here instead of stalling the run. */
+/**
+ * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
+ * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
+ */
 const HANG_MS = 15_000;
 
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
@@ -58,7 +61,7 @@ function pipe(): Pipe {
   return p;
 }
 
-describe('MCP over stdio, in process', () => {
+describe('MCP over stdio, in process', { timeout: HANG_MS }, () => {
   let ws: Workspace;
   let context: SessionContextValue;
 
