@@ -52,6 +52,8 @@ describe('HTTP routes', { timeout: HANG_MS }, () => {
     assert.equal(res.status, 404);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(res.body), { error: 'Not found: MCP is served at /mcp (Streamable HTTP) and /sse (legacy SSE, deprecated)' });
+    // Idle keep-alive connections are kept a minute, so a client never reuses one the server just closed.
+    assert.equal(res.headers['keep-alive'], 'timeout=60');
     // /sse takes GET only, /messages POST only.
     assert.equal((await rawRequest(`${http.url}/sse`, { method: 'POST', headers: AUTH, body: '{}' })).status, 404);
     assert.equal((await rawRequest(`${http.url}/messages`, { method: 'GET', headers: AUTH })).status, 404);
