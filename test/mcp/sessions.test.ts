@@ -132,16 +132,37 @@ describe('HTTP session table', { timeout: HANG_MS }, () => {
     );
   });
 
-  it('the idle sweep runs on its own, within a quarter of idleMs (at least every 250 ms)', { timeout: HANG_MS }, async () => {
-    const table = new SessionTable<Entry>({ maxSessions: 4, idleMs: 400 });
-    const e = entry('c', Date.now() - 1000, 0);
+  it('the idle sweep runs on its own, every quarter of idleMs, and stops with closeAll', { timeout: HANG_MS }, async () => {
+    // idleMs 4 s: a sweep each second (at 16 s, say, the stale session would outlive the wait below).
+    const table = new SessionTable<Entry>({ maxSessions: 4, idleMs: 4000 });
+    const e = entry('c', Date.now() - 10_000, 0);
     table.admit('old', e);
     const fresh = entry('c', Date.now() + 60_000, 0);
     table.admit('fresh', fresh);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 6000;
     while (table.get('old') !== undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(table.get('old'), undefined, 'expired by the sweep');
     assert.equal(table.get('fresh'), fresh);
+    await table.closeAll();
+    // A closed table sweeps no more: a stale session put in afterwards stays.
+    const quick = new SessionTable<Entry>({ maxSessions: 4, idleMs: 1 });
+    await quick.closeAll();
+    quick.admit('late', entry('c', 0, 0));
+    await new Promise((r) => setTimeout(r, 600));
+    assert.notEqual(quick.get('late'), undefined);
+  });
+
+  it('a table never keeps the process alive: its sweep timer is unreferenced (this file would not end otherwise)', () => {
+    new SessionTable<Entry>({ maxSessions: 1, idleMs: 1e9 });
+  });
+
+  it('a session idle exactly idleMs is kept; one millisecond more and it is closed', async () => {
+    const table = new SessionTable<Entry>({ maxSessions: 4, idleMs: 100, now: () => 1000 });
+    table.admit('exact', entry('c', 900, 0));
+    table.admit('over', entry('c', 899, 0));
+    table.expire();
+    assert.notEqual(table.get('exact'), undefined);
+    assert.equal(table.get('over'), undefined);
     await table.closeAll();
   });
 
@@ -159,14 +180,19 @@ describe('HTTP session table', { timeout: HANG_MS }, () => {
   });
 
   it('tells clients apart by address, User-Agent and clientInfo name, and only by them', { timeout: HANG_MS }, () => {
+    const part = fc.option(fc.string({ maxLength: 4 }), { nil: undefined });
+    // b differs from a in at most one of the three parts, so the part decides alone.
     fc.assert(
-      fc.property(fc.array(fc.option(fc.string(), { nil: undefined }), { minLength: 3, maxLength: 3 }), fc.array(fc.option(fc.string(), { nil: undefined }), { minLength: 3, maxLength: 3 }), (a, b) => {
-        const norm = (x: (string | undefined)[]) => x.map((v) => v ?? '');
-        const same = JSON.stringify(norm(a)) === JSON.stringify(norm(b));
-        assert.equal(clientKey(a[0], a[1], a[2]) === clientKey(b[0], b[1], b[2]), same);
+      fc.property(fc.tuple(part, part, part), fc.integer({ min: 0, max: 2 }), part, (a, i, changed) => {
+        const b = [...a];
+        b[i] = changed;
+        const same = (a[i] ?? '') === (changed ?? '');
+        assert.equal(clientKey(a[0], a[1], a[2]) === clientKey(b[0], b[1], b[2]), same, JSON.stringify([a, b]));
       }),
+      { numRuns: 300 },
     );
     assert.equal(clientKey('1.2.3.4', 'ua', 'n'), clientKey('1.2.3.4', 'ua', 'n'));
     assert.notEqual(clientKey('a', 'b', undefined), clientKey('a', undefined, 'b'));
+    assert.equal(clientKey(undefined, undefined, undefined), clientKey('', '', ''), 'a missing part reads as empty');
   });
 });

@@ -3,7 +3,7 @@
 // token svc creates is 32 random bytes in base64url on one line; the auth line names where the
 // token is, in exact words.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -89,6 +89,42 @@ describe('HTTP token refusals', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('takes exactly 16 characters and refuses 15', () => {
+    for (const [length, ok] of [[15, false], [16, true]] as const) {
+      const dir = fresh();
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, TOKEN_FILE_NAME), `${'t'.repeat(length)}\n`, { mode: 0o600 });
+      if (ok) assert.equal(ensureTokenFile(dir).token, 't'.repeat(16));
+      else assert.throws(() => ensureTokenFile(dir), (e: unknown) => e instanceof SvcError && e.code === 'token-file-bad');
+    }
+  });
+
+  it('refuses a symbolic link in place of the token file, naming the file and what to do', () => {
+    const dir = fresh();
+    mkdirSync(dir, { mode: 0o700 });
+    const target = join(base, `planted-${n}`);
+    writeFileSync(target, 'x'.repeat(40), { mode: 0o600 });
+    const file = join(dir, TOKEN_FILE_NAME);
+    symlinkSync(target, file);
+    assert.throws(() => ensureTokenFile(dir), (e: unknown) => {
+      assert.ok(e instanceof SvcError);
+      assert.equal(e.code, 'token-file-unsafe');
+      assert.match(e.message, new RegExp(`^cannot read the HTTP token file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*ELOOP`));
+      assert.equal(e.hint, 'it must be a regular file (not a symlink) owned by you; delete it and svc creates a new one');
+      return true;
+    });
+  });
+
+  it('closes every file it opens, reading or creating', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd' }, () => {
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const dir = fresh();
+    ensureTokenFile(dir);
+    const before = open();
+    for (let i = 0; i < 20; i++) ensureTokenFile(dir);
+    for (let i = 0; i < 20; i++) ensureTokenFile(fresh());
+    assert.equal(open(), before);
   });
 
   it('creates 32 random bytes in base64url, on one line', () => {
