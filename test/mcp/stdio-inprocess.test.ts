@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { serveStdio } from '../../src/mcp/stdio.ts';
+import type { ToolDefinition } from '../../src/tools/types.ts';
 import { sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
 /**
@@ -159,6 +160,32 @@ describe('MCP over stdio, in process', { timeout: HANG_MS }, () => {
     p.stdin.write(Buffer.from('  '));
     await handle.closed;
     assert.deepEqual(p.logs, [`stdio: stdin: a message longer than ${10 * 1024 * 1024} bytes; closing`]);
+  });
+
+  it('asks a client whose elicitation capability is a bare {} (form), and not one that can only open URLs', { timeout: HANG_MS }, async () => {
+    const write: ToolDefinition = {
+      name: 'write',
+      description: 'asks first',
+      inputShape: {},
+      annotations: { title: 'Write', readOnlyHint: false, openWorldHint: true },
+      handler: async (_input, ctx) => (ctx.confirm ? ((await ctx.confirm('Send it?')) ? { text: 'sent' } : { text: 'declined', isError: true }) : { text: 'cannot ask', isError: true }),
+    };
+    for (const [elicitation, expected] of [[{}, 'asked'], [{ url: {} }, 'cannot ask']] as const) {
+      const p = pipe();
+      const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, tools: [write] });
+      p.stdin.write(line({ ...initialize, params: { ...initialize.params, capabilities: { elicitation } } }));
+      await p.waitFor((m) => m['id'] === 1);
+      p.stdin.write(line(initialized));
+      p.stdin.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write', arguments: {} } }));
+      const answer = await p.waitFor((m) => m['method'] === 'elicitation/create' || m['id'] === 2);
+      if (expected === 'asked') {
+        assert.equal(answer['method'], 'elicitation/create', JSON.stringify(answer));
+        assert.equal((answer['params'] as { message: string }).message, 'Send it?');
+      } else {
+        assert.equal(((answer['result'] as { content: { text: string }[] }).content[0]!.text), 'cannot ask');
+      }
+      await handle.close();
+    }
   });
 
   it('close() ends the session and leaves stdin to other readers', { timeout: HANG_MS }, async () => {
