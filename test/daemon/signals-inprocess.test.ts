@@ -2,7 +2,7 @@
 // starts the graceful close once (a second signal does not start another); around heavy work the
 // listeners are off (so the OS default ends the process at once) and come back after it, nested
 // and concurrent heavy work counted; removing the handling takes the listeners off for good.
-// Signals are delivered with process.emit, which calls the listeners as a real signal would.
+// Signals are delivered by calling the installed listener, as a real signal would.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SHUTDOWN_DEADLINE_MS, handleShutdownSignals, whileHeavy } from '../../src/daemon/signals.ts';
@@ -49,9 +49,13 @@ test('signal handling: listeners on while idle, off during heavy work (nested to
   await assert.rejects(whileHeavy(() => Promise.reject(new Error('import failed'))), /import failed/);
   assert.equal(mine('SIGTERM').length, 1);
 
-  // A signal starts the close once; a second one does not start another.
-  process.emit('SIGTERM');
-  process.emit('SIGINT');
+  // A signal starts the close once; a second one does not start another. The listeners are called
+  // directly: emitting the signal would also reach listeners of the test runner's own.
+  const [onTerm] = mine('SIGTERM');
+  const [onInt] = mine('SIGINT');
+  assert.equal(onTerm, onInt, 'one listener for both signals');
+  (onTerm as (s: string) => void)('SIGTERM');
+  (onInt as (s: string) => void)('SIGINT');
   assert.equal(closes, 1);
   release();
   await closing;
