@@ -65,7 +65,7 @@ describe('daemon metrics', () => {
     assert.equal(s.count, 4);
     assert.equal(s.errors, 2);
     assert.deepEqual([s.byTool['a']!.errors, s.byTool['b']!.errors], [1, 1]);
-    assert.ok(s.byTool['b']!.p99Ms >= 25, `the slow call was timed (${s.byTool['b']!.p99Ms} ms)`);
+    assert.ok(s.byTool['b']!.p99Ms >= 25 && s.byTool['b']!.p99Ms < 60_000, `the slow call was timed (${s.byTool['b']!.p99Ms} ms)`);
   });
 
   it('counts sessions opened and closed, never below zero', () => {
