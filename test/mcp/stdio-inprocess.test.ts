@@ -74,7 +74,8 @@ describe('MCP over stdio, in process', { timeout: HANG_MS }, () => {
 
   it('answers every request written before stdin closed, then closes; CRLF and blank lines are fine', { timeout: HANG_MS }, async () => {
     const p = pipe();
-    const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, log: (l) => p.logs.push(l) });
+    // A long drain limit: closing must come from the last answer going out, not from the limit.
+    const handle = await serveStdio({ stdin: p.stdin, stdout: p.stdout, context: () => context, log: (l) => p.logs.push(l), drainMs: 60_000 });
     p.stdin.write(line(initialize).replace('\n', '\r\n'));
     p.stdin.write('\n   \n');
     p.stdin.write(line(initialized));
@@ -100,7 +101,9 @@ describe('MCP over stdio, in process', { timeout: HANG_MS }, () => {
     assert.equal(first, false, 'initialize alone is not the first exchange');
     p.stdin.write(line({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }));
     await p.waitFor((m) => m['id'] === 'list');
-    await handle.firstExchange;
+    // Marked as the answer goes out, not by the one-second fallback (which may also have passed
+    // on a slow machine: then this cannot tell, but never fails wrongly).
+    await new Promise((r) => setImmediate(r));
     assert.equal(first, true);
     await handle.close();
     await handle.closed;
