@@ -59,8 +59,10 @@ export function handleShutdownSignals(options: ShutdownOptions): () => void {
   installed = { listener };
   attach();
   return () => {
+    // A handling already replaced by a newer one has nothing of its own to take off.
+    if (installed?.listener !== listener) return;
     detach();
-    if (installed?.listener === listener) installed = undefined;
+    installed = undefined;
   };
 }
 

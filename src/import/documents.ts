@@ -152,7 +152,8 @@ export class DocumentSet {
    */
   deref(node: unknown, file: string, pointer: string): RefTarget | RefFailure {
     let cur: RefTarget = { ok: true, file, pointer, node };
-    for (let hops = 0; hops < MAX_HOPS; hops++) {
+    // MAX_HOPS look-ups, then one more look at where the last one landed.
+    for (let hops = 0; hops <= MAX_HOPS; hops++) {
       const ref = refOf(cur.node);
       if (ref === undefined) return cur;
       const next = this.lookup(ref, cur.file);

@@ -23,6 +23,7 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'svc');
 }
 
+// Stryker disable next-line OptionalChaining: getuid is missing only on Windows, where these checks do not apply
 const uid = (): number | undefined => process.getuid?.();
 
 /** The folder, created 0700 when missing; an existing one must be a real folder of this user, not open to others. */
@@ -30,6 +31,7 @@ function privateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
   const me = uid();
+  // Stryker disable next-line ConditionalExpression: me is undefined only on Windows (no uids), where these checks do not apply
   if (!st.isDirectory() || (me !== undefined && st.uid !== me) || (st.mode & 0o022) !== 0) {
     throw new SvcError('token-folder-unsafe', `${dir} is not a private folder of this user (it must be a real folder, owned by you, not writable by others)`, {
       hint: `remove it or fix its owner and mode (chmod 700 ${dir}), or set serve.tokenEnv in svc.yaml`,
@@ -51,6 +53,7 @@ function readTokenFile(file: string): string | undefined {
   try {
     const st = fstatSync(fd);
     const me = uid();
+    // Stryker disable next-line ConditionalExpression: me is undefined only on Windows (no uids), where these checks do not apply
     if (!st.isFile() || (me !== undefined && st.uid !== me) || (st.mode & 0o077) !== 0) {
       throw new SvcError('token-file-unsafe', `the HTTP token file ${file} can be read or changed by others`, {
         hint: `delete it (svc creates a new one) or chmod 600 ${file}`,
@@ -71,6 +74,7 @@ export function ensureTokenFile(dir: string = stateDir()): { token: string; file
   privateDir(dir);
   const file = join(dir, TOKEN_FILE_NAME);
   const existing = readTokenFile(file);
+  // Stryker disable next-line ConditionalExpression: without this shortcut the exclusive create below fails with EEXIST and reads the same file
   if (existing !== undefined) return { token: existing, file };
   const token = randomBytes(32).toString('base64url');
   let fd: number;

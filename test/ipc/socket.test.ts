@@ -60,7 +60,7 @@ async function converse(path: string, payload: string | Buffer, expectReplies: n
   });
 }
 
-test('the socket is private: folder 0700, socket 0600, named <pid>.sock under a per-config folder', { skip: skipWindows }, async () => {
+test('the socket is private: folder 0700, socket 0600, named <pid>.sock under a per-config folder', { skip: skipWindows, timeout: 8000 }, async () => {
   const { env, dir } = tempRuntime();
   const target = socketTarget({ configFile: join(dir, 'svc.yaml'), env });
   const server = await IpcServer.listen({ target, handlers });
@@ -107,7 +107,7 @@ test('a socket path over the OS limit is refused with the setting to change', ()
   assert.doesNotThrow(() => checkSocketPath('/run/user/1000/svc/abc/1.sock', dirTarget, 'linux'));
 });
 
-test('garbage, oversized, unknown and wrong-version messages get error replies; the connection keeps serving', { skip: skipWindows }, async () => {
+test('garbage, oversized, unknown and wrong-version messages get error replies; the connection keeps serving', { skip: skipWindows, timeout: 8000 }, async () => {
   const { env, dir } = tempRuntime();
   const server = await IpcServer.listen({ target: socketTarget({ configFile: join(dir, 'svc.yaml'), env }), handlers, maxMessageBytes: 4096 });
   try {
@@ -136,7 +136,7 @@ test('garbage, oversized, unknown and wrong-version messages get error replies; 
   }
 });
 
-test('a client that closes mid-message does not disturb the server', { skip: skipWindows }, async () => {
+test('a client that closes mid-message does not disturb the server', { skip: skipWindows, timeout: 8000 }, async () => {
   const { env, dir } = tempRuntime();
   const server = await IpcServer.listen({ target: socketTarget({ configFile: join(dir, 'svc.yaml'), env }), handlers });
   try {
@@ -153,7 +153,7 @@ test('a client that closes mid-message does not disturb the server', { skip: ski
   }
 });
 
-test('the client surfaces error replies as IpcRemoteError with code and hint, and streams progress', { skip: skipWindows }, async () => {
+test('the client surfaces error replies as IpcRemoteError with code and hint, and streams progress', { skip: skipWindows, timeout: 8000 }, async () => {
   const { env, dir } = tempRuntime();
   const server = await IpcServer.listen({ target: socketTarget({ configFile: join(dir, 'svc.yaml'), env }), handlers });
   try {
@@ -167,7 +167,7 @@ test('the client surfaces error replies as IpcRemoteError with code and hint, an
   }
 });
 
-test('a second server on the same explicit socket gets a clear message naming the live one', { skip: skipWindows }, async () => {
+test('a second server on the same explicit socket gets a clear message naming the live one', { skip: skipWindows, timeout: 8000 }, async () => {
   const { dir } = tempRuntime();
   const target = socketTarget({ configFile: join(dir, 'svc.yaml'), socket: join(dir, 'one.sock'), env: {} });
   const first = await IpcServer.listen({ target, handlers });
@@ -184,7 +184,7 @@ test('a second server on the same explicit socket gets a clear message naming th
   }
 });
 
-test('a file that is not a socket is never removed to make room', { skip: skipWindows }, async () => {
+test('a file that is not a socket is never removed to make room', { skip: skipWindows, timeout: 8000 }, async () => {
   const { dir } = tempRuntime();
   const path = join(dir, 'precious.sock');
   writeFileSync(path, 'data');
@@ -202,7 +202,7 @@ async function staleSocket(path: string): Promise<void> {
   assert.equal(existsSync(path), true, 'a killed process leaves its socket file');
 }
 
-test('a stale socket of a dead daemon is taken over on the explicit path', { skip: skipWindows }, async () => {
+test('a stale socket of a dead daemon is taken over on the explicit path', { skip: skipWindows, timeout: 8000 }, async () => {
   const { dir } = tempRuntime();
   const path = join(dir, 'stale.sock');
   await staleSocket(path);
@@ -215,7 +215,7 @@ test('a stale socket of a dead daemon is taken over on the explicit path', { ski
   }
 });
 
-test('discover finds every live daemon of a config and removes stale sockets', { skip: skipWindows }, async () => {
+test('discover finds every live daemon of a config and removes stale sockets', { skip: skipWindows, timeout: 8000 }, async () => {
   const { env, dir } = tempRuntime();
   const target = socketTarget({ configFile: join(dir, 'svc.yaml'), env });
   const server = await IpcServer.listen({ target, handlers });

@@ -2,48 +2,20 @@
 // loopback), request bodies past maxBodyBytes are refused with 413 whether their size is declared
 // or not, and /healthz and /readyz answer without a token and say nothing else.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { startHttp, type HttpHandle } from '../../src/mcp/index.ts';
+import { rawRequest } from './raw-http.ts';
 import { sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
 const TOKEN = 'Guard-token_0123456789abcdef';
 const LIMIT = 2048;
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** A raw request: the body written in `chunks` pieces; with `declare`, Content-Length is sent, else chunked. */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; chunks?: number; declare?: boolean }): Promise<Answer> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const body = Buffer.from(options.body ?? '');
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers };
-    if (options.body !== undefined && options.declare !== false) headers['content-length'] = String(body.length);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: options.method ?? 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      if ((res.headers['content-type'] ?? '').includes('text/event-stream')) {
-        res.destroy();
-        resolve({ status: res.statusCode ?? 0, body: '' });
-        return;
-      }
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    // The server may answer 413 and close before the whole body is written.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    if (options.body !== undefined) {
-      const pieces = Math.max(1, options.chunks ?? 1);
-      const size = Math.ceil(body.length / pieces) || 1;
-      for (let at = 0; at < body.length; at += size) req.write(body.subarray(at, at + size));
-    }
-    req.end();
-  });
-}
+/** Status and body only. */
+const send = async (url: string, options: Parameters<typeof rawRequest>[1]) => {
+  const { status, body } = await rawRequest(url, options);
+  return { status, body };
+};
 
 const initialize = (pad: number): string =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'g', version: '1' }, _pad: 'x'.repeat(pad) } });

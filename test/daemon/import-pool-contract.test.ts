@@ -1,0 +1,77 @@
+// The import worker pool from its contract, with the real worker thread and real spec files: a good
+// spec comes back built (its detail inline, or in the snapshot file it wrote, or inline with the
+// write error), a bad one as the importer's failure, jobs in order; a closed pool, or one whose
+// worker stops mid-job, answers `inline` with the reason, so the caller imports on its own thread.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ImportPool } from '../../src/daemon/import-pool.ts';
+import { openapi } from './support.ts';
+
+/** Starting a worker thread under load takes seconds; a job that never answers fails here. */
+const HANG_MS = 60_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-pool-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const good = join(dir, 'pets.yaml');
+writeFileSync(good, openapi('Pets', [{ method: 'GET', path: '/pets' }]));
+const bad = join(dir, 'bad.yaml');
+writeFileSync(bad, 'openapi: 3.0.3\ninfo: [\n');
+const options = (name: string) => ({ name, collection: 'default' });
+
+describe('import pool', { timeout: HANG_MS }, () => {
+  it('builds a good spec, fails a bad one, and answers jobs in the order they came', { timeout: HANG_MS }, async () => {
+    const pool = new ImportPool();
+    pool.warm();
+    try {
+      const order: number[] = [];
+      const jobs = [pool.run(good, options('a')), pool.run(bad, options('b')), pool.run(good, options('c'))].map((p, i) => p.then((r) => (order.push(i), r)));
+      const [a, b, c] = await Promise.all(jobs);
+      assert.deepEqual(order, [0, 1, 2]);
+      assert.ok(a!.kind === 'built' && a!.core.byteLength > 0 && a!.detail !== undefined && a!.snapshot === undefined && a!.writeError === undefined);
+      assert.ok(b!.kind === 'failed' && !b!.outcome.ok && b!.outcome.errors.length > 0 && b!.outcome.file === bad);
+      assert.ok(c!.kind === 'built');
+      assert.ok(a!.id < b!.id && b!.id < c!.id);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('writes the snapshot when asked, and keeps the detail inline with the reason when it cannot', { timeout: HANG_MS }, async () => {
+    const pool = new ImportPool();
+    try {
+      const snaps = join(dir, 'snaps');
+      const saved = await pool.run(good, options('a'), { dir: snaps, key: 'k1' });
+      assert.ok(saved.kind === 'built');
+      assert.equal(saved.detail, undefined);
+      assert.ok(saved.snapshot !== undefined && existsSync(saved.snapshot));
+      assert.equal(typeof saved.detailOffset, 'number');
+      const blocked = join(dir, 'a-file');
+      writeFileSync(blocked, '');
+      const unsaved = await pool.run(good, options('a'), { dir: blocked, key: 'k2' });
+      assert.ok(unsaved.kind === 'built');
+      assert.ok(unsaved.detail !== undefined && unsaved.snapshot === undefined);
+      assert.equal(typeof unsaved.writeError, 'string');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a closed pool answers inline, and a job cut off by close comes back inline with why', { timeout: HANG_MS }, async () => {
+    const pool = new ImportPool();
+    const running = pool.run(good, options('a'));
+    const queued = pool.run(good, options('b'));
+    await new Promise((r) => setTimeout(r, 5));
+    await pool.close();
+    const first = await running;
+    assert.ok(first.kind === 'inline' || first.kind === 'built', first.kind);
+    if (first.kind === 'inline') assert.match(first.reason, /^the import worker (stopped \(exit \d+\)|failed: |is closed)/);
+    const second = await queued;
+    assert.deepEqual(second, { id: second.id, kind: 'inline', reason: 'the import worker is closed' });
+    assert.deepEqual(await pool.run(good, options('c')), { id: 3, kind: 'inline', reason: 'the import worker is closed' });
+    pool.warm(); // nothing to start once closed
+    await pool.close();
+  });
+});
