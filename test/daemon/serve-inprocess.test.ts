@@ -37,7 +37,7 @@ function project(serve = ''): { dir: string; configFile: string; env: NodeJS.Pro
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
 describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
-  it('stdio: serves MCP once the first exchange is done, loads the specs, answers status and update on the socket, and closes when stdin ends', { timeout: HANG_MS }, async () => {
+  it('stdio: serves MCP, loads the specs, answers status and update on the socket, and closes when stdin ends', { timeout: HANG_MS }, async () => {
     const p = project();
     const stdin = new PassThrough();
     const stdout = new PassThrough();

@@ -1,6 +1,5 @@
 // MCP over stdio in this process (real SDK server, real catalogue, streams standing in for the
-// pipes): requests written and stdin closed at once all get their answers before the server goes;
-// the first exchange is marked when tools/list is answered or a tool call arrives; a line past the
+// pipes): requests written and stdin closed at once all get their answers before the server goes; a line past the
 // cap or bad JSON is logged and the rest goes on (or, for the cap, the session ends).
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
