@@ -52,12 +52,19 @@ export const WEIGHTS = {
   imperativeRead: 0.8,
   /** A query that names a thing and no action wants to read it. */
   thingNotRead: 0.85,
-  /** Collection asked, item found; item asked, collection found. */
-  shape: { itemForCollection: 0.7, collectionForItem: 0.75 },
+  /**
+   * Collection asked, item found; item asked, collection found. (0.7 / 0.75 before; with 0.55 / 0.6
+   * and `pathWordsBase` 0.55 the sibling of the right shape wins more often, see the commit.)
+   */
+  shape: { itemForCollection: 0.55, collectionForItem: 0.6 },
   /** The resource (last literal path segment) is named by the query: up to 1 + this. */
   resource: 0.35,
-  /** Share of the path's words the query names: `base + (1 - base) x share`. */
-  pathWordsBase: 0.75,
+  /**
+   * Share of the path's words the query names: `base + (1 - base) x share`. Among nested copies of
+   * one resource (`/customers/{id}/subscriptions/{id}` beside `/subscriptions/{id}`), the path whose
+   * words the query says, and no more, is the one asked for.
+   */
+  pathWordsBase: 0.55,
   deprecated: 0.6,
   /** An endpoint whose summary says what the query says and little else: up to 1 + this. */
   summaryFit: 0.6,
