@@ -133,3 +133,12 @@ export const VOCABULARY_WEIGHTS = {
  * more per e-fold of APIs (see catalog.ts `indexesSearched`; a work budget, not a score factor).
  */
 export const SPEC_CHOICE = { moreIndexesFrom: 256, moreIndexesPerLog: 2 } as const;
+
+/**
+ * Which sibling within an API (factor.ts). Each factor here is at most 1, so it drops out of
+ * `factorBound` and the pruning bounds stay as derived above.
+ */
+export const SIBLING_WEIGHTS = {
+  /** A command with no verb we know, on an endpoint whose own name says it removes something. */
+  imperativeRemoval: 0.7,
+} as const;
