@@ -5,7 +5,7 @@ import type { Entry } from './document.ts';
 import type { ParsedQuery } from './query.ts';
 import type { Intent } from './text.ts';
 import { RULES } from './rules.ts';
-import { WEIGHTS } from './weights.ts';
+import { SIBLING_WEIGHTS, WEIGHTS } from './weights.ts';
 
 /** 1 when the endpoint's own words say the intent, -1 when they say another, 0 when they say none. */
 export function verbAgreement(verbs: readonly Intent[], intent: Intent): number {
@@ -41,6 +41,9 @@ export function factor(entry: Entry, q: ParsedQuery, coverage: number, summary: 
   } else if (q.imperative) {
     // "buy a number": an action we have no verb for, so probably not a read.
     if (e.method === 'GET') f *= WEIGHTS.imperativeRead;
+    // Nor a removal the endpoint's own name spells (`removeWatchers` for "frobnicate a widget"): the
+    // words that ask to remove are the known ones, and the query said none of them.
+    else if (entry.verbs.includes('delete')) f *= SIBLING_WEIGHTS.imperativeRemoval;
   } else if (RULES.thingNotRead && e.method !== 'GET') {
     // A query that names a thing and no action ("my playlists", "tax rates") wants to read it.
     f *= WEIGHTS.thingNotRead;

@@ -48,16 +48,23 @@ export const WEIGHTS = {
   verb: { agrees: 1.6, disagrees: 0.7, unsaid: 0.6 },
   /** The same for an intent implied by a non-CRUD verb ("send"): weaker evidence, the method fit counts as its square root. */
   hintedVerb: { agrees: 1.25 },
-  /** A command with no verb we know ("buy a number") is probably not a read. */
-  imperativeRead: 0.8,
+  /** A command with no verb we know ("buy a number") is probably not a read (0.8 before; see the commit). */
+  imperativeRead: 0.65,
   /** A query that names a thing and no action wants to read it. */
   thingNotRead: 0.85,
-  /** Collection asked, item found; item asked, collection found. */
-  shape: { itemForCollection: 0.7, collectionForItem: 0.75 },
+  /**
+   * Collection asked, item found; item asked, collection found. (0.7 / 0.75 before; with 0.55 / 0.6
+   * and `pathWordsBase` 0.55 the sibling of the right shape wins more often, see the commit.)
+   */
+  shape: { itemForCollection: 0.55, collectionForItem: 0.6 },
   /** The resource (last literal path segment) is named by the query: up to 1 + this. */
   resource: 0.35,
-  /** Share of the path's words the query names: `base + (1 - base) x share`. */
-  pathWordsBase: 0.75,
+  /**
+   * Share of the path's words the query names: `base + (1 - base) x share`. Among nested copies of
+   * one resource (`/customers/{id}/subscriptions/{id}` beside `/subscriptions/{id}`), the path whose
+   * words the query says, and no more, is the one asked for.
+   */
+  pathWordsBase: 0.55,
   deprecated: 0.6,
   /** An endpoint whose summary says what the query says and little else: up to 1 + this. */
   summaryFit: 0.6,
@@ -126,3 +133,12 @@ export const VOCABULARY_WEIGHTS = {
  * more per e-fold of APIs (see catalog.ts `indexesSearched`; a work budget, not a score factor).
  */
 export const SPEC_CHOICE = { moreIndexesFrom: 256, moreIndexesPerLog: 2 } as const;
+
+/**
+ * Which sibling within an API (factor.ts). Each factor here is at most 1, so it drops out of
+ * `factorBound` and the pruning bounds stay as derived above.
+ */
+export const SIBLING_WEIGHTS = {
+  /** A command with no verb we know, on an endpoint whose own name says it removes something. */
+  imperativeRemoval: 0.7,
+} as const;
