@@ -3,6 +3,7 @@
 //   npm run test:mutation                                  whole project (long: hours on 2 cores)
 //   SVC_MUTATE=src/config npm run test:mutation            one folder, with the test files that cover it
 //   SVC_MUTATE=src/daemon/diff.ts npm run test:mutation    one file, with its folder's test files
+//   SVC_MUTATE=src/invoke/read.ts:10-24,src/invoke/auth.ts npm run test:mutation    lines of a file
 //   npm run test:mutation -- --mutate 'src/config/**/*.ts' --testFiles 'test/config/**/*.test.ts'
 //
 // A folder run lists only the test files that can reach that folder, because Stryker's first step
@@ -55,7 +56,8 @@ function scope(spec) {
   const testFiles = new Set();
   let timeoutMS = 0;
   for (const raw of spec.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean)) {
-    const isFile = raw.endsWith('.ts');
+    // A file, or lines of one (`src/invoke/read.ts:10-24`, as CI's changed-lines run passes them).
+    const isFile = /\.ts(:\d+(-\d+)?)?$/.test(raw);
     mutate.push(isFile ? raw : `${raw}/**/*.ts`);
     const folder = Object.keys(TESTS_FOR).find((f) => raw === f || raw.startsWith(`${f}/`));
     for (const t of folder ? TESTS_FOR[folder] : ['test/**/*.test.ts']) testFiles.add(t);
