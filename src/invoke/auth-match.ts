@@ -129,16 +129,19 @@ export function unmetSchemes(endpoint: Endpoint, schemes: Readonly<Record<string
   if (security === undefined || security.length === 0) return [];
   const serves = (auth: AuthConfig, name: string): boolean =>
     auth.scheme !== undefined ? auth.scheme === name : authFits(auth, schemes[name]) !== false;
+  // One distinct entry per name (all of an AND), backtracking as invoke's choice does: the first
+  // entry that fits two names must not starve the other. The requirement comes from the spec, so
+  // the search is bounded like invoke's.
+  const meets = (names: readonly string[], taken: readonly number[], budget: { steps: number }): boolean => {
+    if (names.length === 0) return true;
+    if (--budget.steps < 0) return false;
+    const [name, ...rest] = names as [string, ...string[]];
+    return auths.some((auth, i) => !taken.includes(i) && serves(auth, name) && meets(rest, [...taken, i], budget));
+  };
   for (const alternative of security) {
     const names = Object.keys(alternative);
     if (names.length === 0) return [];
-    const used = new Set<AuthConfig>();
-    const met = names.every((name) => {
-      const auth = auths.find((a) => !used.has(a) && serves(a, name));
-      if (auth !== undefined) used.add(auth);
-      return auth !== undefined;
-    });
-    if (met) return [];
+    if (meets(names, [], { steps: 10_000 })) return [];
   }
   return Object.keys(security[0] ?? {});
 }
