@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { AuthConfig } from '../../src/config/types.ts';
 import { authFits, authMatches, describeScheme, matchAuth, schemeFit, unmetSchemes } from '../../src/invoke/auth-match.ts';
-import { chooseAuth } from '../../src/invoke/auth.ts';
+import { specDefaults } from '../../src/config/index.ts';
+import { chooseAuth, configuredSecrets } from '../../src/invoke/auth.ts';
 import type { Endpoint, SecurityRequirement, SecurityScheme } from '../../src/model/index.ts';
 
 const NAMES = ['s0', 's1', 's2', 's3'] as const;
@@ -156,6 +157,28 @@ describe("svc check's unmet schemes agree with invoke's choice", () => {
     assert.deepEqual(unmetSchemes(endpoint, schemes, [bearerForBoth]), ['a', 'b']);
   });
 
+  test('a requirement no set of entries can meet is answered quickly, whatever its size (the search is bounded)', () => {
+    // Twelve schemes in one AND, eleven entries that each fit every one of them: no distinct entry
+    // for the twelfth, and an unbounded search would try every arrangement of the eleven.
+    const names = Array.from({ length: 12 }, (_, i) => `b${i}`);
+    const schemes = Object.fromEntries(names.map((n) => [n, { type: 'http', scheme: 'bearer' } as SecurityScheme]));
+    const auths: AuthConfig[] = Array.from({ length: 11 }, (_, i) => ({ type: 'bearer', token: { env: `T${i}` } }));
+    const security = [Object.fromEntries(names.map((n) => [n, []]))];
+    const t0 = performance.now();
+    assert.deepEqual(unmetSchemes(endpointWith(security), schemes, auths), names);
+    assert.deepEqual(chooseAuth({ security }, { securitySchemes: schemes }, auths).unmet, names);
+    assert.ok(performance.now() - t0 < 10_000);
+  });
+
+  test('mapped: a bearer entry serves an apiKey Authorization header when nothing fits directly', () => {
+    const bearer: AuthConfig = { type: 'bearer', token: { env: 'T' } };
+    const k8s: SecurityScheme = { type: 'apiKey', in: 'header', name: 'Authorization' };
+    assert.deepEqual(matchAuth(bearer, { key: { type: 'apiKey', in: 'query', name: 'k' }, BearerToken: k8s }), { kind: 'mapped', scheme: 'BearerToken', header: 'Authorization' });
+    assert.deepEqual(matchAuth(bearer, { BearerToken: k8s, jwt: { type: 'http', scheme: 'bearer' } }), { kind: 'fits', schemes: ['jwt'] });
+    assert.deepEqual(matchAuth(bearer, { key: { type: 'apiKey', in: 'query', name: 'Authorization' } }), { kind: 'none' });
+    assert.deepEqual(unmetSchemes(endpointWith([{ BearerToken: [] }]), { BearerToken: k8s }, [bearer]), []);
+  });
+
   test('public endpoints, optional alternatives and silent specs need nothing', () => {
     const schemes: Record<string, SecurityScheme> = { k: { type: 'apiKey', in: 'header', name: 'X-Key' } };
     assert.deepEqual(unmetSchemes(endpointWith(undefined), schemes, []), []);
@@ -183,5 +206,21 @@ describe('describeScheme', () => {
     assert.equal(describeScheme('H', { type: 'http', scheme: long }), `H (http ${cut})`);
     assert.equal(describeScheme('K', { type: 'apiKey', in: 'header', name: long }), `K (apiKey in header ${cut})`);
     assert.equal(describeScheme('M', { type: 'other', description: long }), `M (${cut})`);
+  });
+});
+
+describe('configured secrets', () => {
+  test('a literal in svc.yaml is no secret, even when some variable is named like what it is not', () => {
+    // A literal username is a string, not a { env } reference: nothing is read from the environment
+    // for it (not even a variable literally named "undefined").
+    process.env['undefined'] = 'not-a-credential-1234';
+    try {
+      const spec = { ...specDefaults('/x.yaml'), name: 's', collection: 'default', auth: [{ type: 'basic', username: 'alice', password: { env: 'SVC_AMC_PASS' } }] as AuthConfig[], headers: { 'User-Agent': 'literal' } };
+      process.env.SVC_AMC_PASS = 'pass-word-5678';
+      assert.deepEqual(configuredSecrets({ spec, key: 'specs[0]', where: '', unlisted: false }), ['pass-word-5678']);
+    } finally {
+      delete process.env['undefined'];
+      delete process.env.SVC_AMC_PASS;
+    }
   });
 });

@@ -4,8 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { specDefaults } from '../../src/config/index.ts';
+import type { AuthConfig } from '../../src/config/types.ts';
+import { applyAuth } from '../../src/invoke/auth.ts';
 import { InvokeError } from '../../src/invoke/errors.ts';
 import { type ClientCredentials, TokenCache } from '../../src/invoke/oauth2.ts';
+import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 import { type Recorded, startServer, type TestServer } from './helpers.ts';
 
 const SECRET = 'client-secret-9f8e7d6c';
@@ -204,5 +208,31 @@ describe('OAuth2 token cache', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('OAuth2 credentials applied to a request', () => {
+  test('the token goes as a bearer header; the secret, the token and a client id from the environment are all redacted', async () => {
+    answer = () => ({ body: JSON.stringify({ access_token: 'tok-applied-4321', expires_in: 3600 }) });
+    process.env.SVC_O2C_ID = 'client-from-env-77';
+    process.env.SVC_O2C_SECRET = SECRET;
+    try {
+      const fromEnv: AuthConfig = { type: 'oauth2', tokenUrl: '/token', clientId: { env: 'SVC_O2C_ID' }, clientSecret: { env: 'SVC_O2C_SECRET' }, scopes: ['read'] };
+      const literal: AuthConfig = { ...fromEnv, clientId: 'public-client-id' };
+      const settingsFor = (auth: AuthConfig) => ({ spec: { ...specDefaults('/x.yaml'), name: 's', collection: 'default', auth: [auth], timeoutMs: 5000 }, key: 'specs[0]', where: '', unlisted: false });
+      const endpoint = { security: undefined } as unknown as Endpoint;
+      const spec = { securitySchemes: {} } as unknown as ImportedSpec;
+      // A relative tokenUrl resolves against the request's base URL.
+      const applied = await applyAuth(endpoint, spec, settingsFor(fromEnv), new TokenCache(), `${server.origin}/api`);
+      assert.deepEqual(applied.headers, [['authorization', 'Bearer tok-applied-4321']]);
+      assert.deepEqual(applied.secrets, [SECRET, 'client-from-env-77', 'tok-applied-4321']);
+      assert.equal(applied.oauth[0]!.creds.tokenUrl, `${server.origin}/token`);
+      assert.equal(applied.oauth[0]!.creds.key, 'specs[0].auth[0]');
+      const plain = await applyAuth(endpoint, spec, settingsFor(literal), new TokenCache(), `${server.origin}/api`);
+      assert.deepEqual(plain.secrets, [SECRET, 'tok-applied-4321']);
+    } finally {
+      delete process.env.SVC_O2C_ID;
+      delete process.env.SVC_O2C_SECRET;
+    }
   });
 });
