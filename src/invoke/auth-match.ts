@@ -136,6 +136,7 @@ export function unmetSchemes(endpoint: Endpoint, schemes: Readonly<Record<string
   // An empty alternative (`{}`) is met at once: the endpoint may be called without credentials.
   const meets = (names: readonly string[], taken: ReadonlySet<number>, budget: { steps: number }): boolean => {
     if (names.length === 0) return true;
+    // Stryker disable next-line EqualityOperator: one step more or less of a 10,000-step budget.
     if (--budget.steps < 0) return false;
     const [name, ...rest] = names as [string, ...string[]];
     return auths.some((auth, i) => !taken.has(i) && serves(auth, name) && meets(rest, new Set([...taken, i]), budget));
