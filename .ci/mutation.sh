@@ -53,19 +53,25 @@ base_of() { # folder -> commit of its last recorded full run
 
 # The lines of each .ts file of a folder that differ from the base, as Stryker ranges
 # (`src/invoke/read.ts:10-24,...`; MUTATION_SCOPE=files: whole files). A hunk that only deletes
-# lines gives the two lines around the cut.
+# lines gives the two lines around the cut; one that only adds or changes comments gives nothing.
 changed_lines() { # base folder
   local files
   files=$(git diff --name-only --diff-filter=AMR "$1" -- "$2" | grep '\.ts$' || true)
   [ -n "$files" ] || return 0
   if [ "${MUTATION_SCOPE:-lines}" = files ]; then echo "$files" | paste -sd, -; return 0; fi
   for f in $files; do
+    # A hunk whose added lines are all blank or comments has no mutant: it is left out.
     git diff -U0 "$1" -- "$f" | awk -v f="$f" '
+      function flush() { if (range != "" && code) print range; range = "" }
       /^@@/ {
+        flush()
         split($3, a, ","); start = substr(a[1], 2) + 0; n = (a[2] == "" ? 1 : a[2] + 0)
-        if (n == 0) { from = (start > 0 ? start : 1); to = start + 1 } else { from = start; to = start + n - 1 }
-        print f ":" from "-" to
-      }'
+        if (n == 0) { from = (start > 0 ? start : 1); to = start + 1; code = 1 } else { from = start; to = start + n - 1; code = 0 }
+        range = f ":" from "-" to
+        next
+      }
+      /^\+/ && !/^\+\+\+ / { line = substr($0, 2); if (line !~ /^[ \t]*($|\/\/|\/\*|\*)/) code = 1 }
+      END { flush() }'
   done | paste -sd, -
 }
 
@@ -88,7 +94,7 @@ for folder in $FOLDERS; do
     fi
     target=$(changed_lines "$base" "$folder")
     if [ -z "$target" ]; then
-      echo "mutation: $folder: skipped (no .ts file changed since ${base:0:12}, its last recorded full run)"
+      echo "mutation: $folder: skipped (no code line of its .ts files changed since ${base:0:12}, its last recorded full run)"
       continue
     fi
   fi
