@@ -41,10 +41,16 @@ fi
 [ -x node_modules/.bin/stryker ] || npm ci --no-audit --no-fund --loglevel=error
 
 # Every sandbox (and the compile cache of its test processes) lives in one folder per run, removed
-# on any exit: a run stopped by the time cap cannot clean up after itself.
+# on any exit, and every process a run started is ended with it: a run stopped by the time cap
+# cannot clean up after itself.
 TMP_DIRS=()
-cleanup() { for d in "${TMP_DIRS[@]}"; do rm -rf "$d"; done; }
+RUNNERS=()
+cleanup() {
+  for r in "${RUNNERS[@]}"; do kill -KILL -- "-$r" 2>/dev/null || true; done
+  for d in "${TMP_DIRS[@]}"; do rm -rf "$d"; done
+}
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 base_of() { # folder -> commit of its last recorded full run
   if [ -n "${MUTATION_BASE:-}" ]; then echo "$MUTATION_BASE"; return; fi
@@ -117,7 +123,13 @@ for folder in $FOLDERS; do
   SVC_MUTATE="$target" SVC_MUTATION_BREAK="$BREAK" SVC_MUTATION_CONCURRENCY="$CONCURRENCY" \
     SVC_MUTATION_INCREMENTAL="$incremental" NODE_COMPILE_CACHE="$REPO/$tmp/compile-cache" \
     timeout --kill-after=20 "$left" node_modules/.bin/stryker run --tempDirName "$tmp" \
-    --reporters clear-text,progress-append-only${MUTATION_REPORTERS:+,$MUTATION_REPORTERS} || rc=$?
+    --reporters clear-text,progress-append-only${MUTATION_REPORTERS:+,$MUTATION_REPORTERS} &
+  RUNNERS+=("$!")
+  wait "$!" || rc=$?
+  # timeout leads its own process group. A test process whose mutant loops forever outlives the
+  # Stryker worker that was stopped (a blocked event loop never runs its SIGTERM handler): end the
+  # whole group.
+  kill -KILL -- "-${RUNNERS[-1]}" 2>/dev/null || true
   took=$(( $(date +%s) - folder_start ))
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     echo "mutation: $folder: out of time after ${took}s (MUTATION_TIMEOUT=${TIMEOUT}s): too many mutants for this step; run the full run and record it" >&2
