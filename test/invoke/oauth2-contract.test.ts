@@ -239,3 +239,30 @@ describe('OAuth2 credentials applied to a request', () => {
     }
   });
 });
+
+describe('every credential applied is listed for redaction', () => {
+  test('bearer, basic (user from the environment or literal) and API keys in each place', async () => {
+    Object.assign(process.env, { SVC_AP_TOKEN: 'bearer-tok-1234', SVC_AP_USER: 'env-user-5678', SVC_AP_PASS: 'pass-word-9012', SVC_AP_KEY: 'key/val ue+34' });
+    try {
+      const endpoint = { security: undefined } as unknown as Endpoint;
+      const spec = { securitySchemes: {} } as unknown as ImportedSpec;
+      const apply = (auth: AuthConfig) =>
+        applyAuth(endpoint, spec, { spec: { ...specDefaults('/x.yaml'), name: 's', collection: 'default', auth: [auth] }, key: 'specs[0]', where: '', unlisted: false }, new TokenCache(), 'https://api.example.com');
+      const bearer = await apply({ type: 'bearer', token: { env: 'SVC_AP_TOKEN' } });
+      assert.deepEqual([bearer.headers, bearer.secrets], [[['authorization', 'Bearer bearer-tok-1234']], ['bearer-tok-1234']]);
+      const encoded = Buffer.from('env-user-5678:pass-word-9012').toString('base64');
+      const basicEnv = await apply({ type: 'basic', username: { env: 'SVC_AP_USER' }, password: { env: 'SVC_AP_PASS' } });
+      assert.deepEqual([basicEnv.headers, basicEnv.secrets], [[['authorization', `Basic ${encoded}`]], ['pass-word-9012', encoded, 'env-user-5678']]);
+      const basicLiteral = await apply({ type: 'basic', username: 'alice', password: { env: 'SVC_AP_PASS' } });
+      assert.deepEqual(basicLiteral.secrets, ['pass-word-9012', Buffer.from('alice:pass-word-9012').toString('base64')]);
+      const header = await apply({ type: 'apiKey', in: 'header', name: 'X-Api-Key', value: { env: 'SVC_AP_KEY' } });
+      assert.deepEqual([header.headers, [...header.sensitiveHeaders], header.secrets], [[['X-Api-Key', 'key/val ue+34']], ['x-api-key'], ['key/val ue+34']]);
+      const query = await apply({ type: 'apiKey', in: 'query', name: 'api key', value: { env: 'SVC_AP_KEY' } });
+      assert.deepEqual([query.query, query.secrets], [['api%20key=key%2Fval%20ue%2B34'], ['key/val ue+34']]);
+      const cookie = await apply({ type: 'apiKey', in: 'cookie', name: 'sid', value: { env: 'SVC_AP_KEY' } });
+      assert.deepEqual([cookie.cookies, cookie.secrets], [['sid=key%2Fval%20ue%2B34'], ['key/val ue+34']]);
+    } finally {
+      for (const k of ['SVC_AP_TOKEN', 'SVC_AP_USER', 'SVC_AP_PASS', 'SVC_AP_KEY']) delete process.env[k];
+    }
+  });
+});
