@@ -145,6 +145,29 @@ describe('validators', () => {
     assert.equal(tuple.fn!([1, 2]), false);
   });
 
+  test('a schema past 2,000 sub-schemas or 24 levels is checked to the deepest level that fits, and says so', () => {
+    const note = (depth: number, nodes: number, levels: number) =>
+      `[body checked to depth ${depth} only: its schema (${nodes} sub-schemas, ${levels} levels) is larger than svc checks whole; the API checks the rest]`;
+    const wide = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' }])) });
+    const chain = (levels: number): unknown => (levels === 1 ? { type: 'string' } : { type: 'array', items: chain(levels - 1) });
+    // 1 + 2,500 nodes: only the top level fits; its properties accept anything.
+    const top = validatorFor({}, link, spec(wide(2500)), true, 'body');
+    assert.deepEqual(top.notes, [note(0, 2501, 2)]);
+    assert.equal(top.fn!({ p0: 5 }), true);
+    assert.equal(top.fn!('text'), false);
+    // Exactly 2,000 nodes fit whole.
+    assert.deepEqual(validatorFor({}, link, spec(wide(1999)), true, 'body').notes, []);
+    // The budget runs out at the third level: two levels are checked.
+    const third = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, wide(200)])) };
+    const mid = validatorFor({}, link, spec(third), true, 'body');
+    assert.deepEqual(mid.notes, [note(1, 2011, 3)]);
+    assert.equal(mid.fn!({ q0: { p0: 5 } }), true);
+    assert.equal(mid.fn!({ q0: 'x' }), false);
+    // 24 levels below the top are checked, no more.
+    assert.deepEqual(validatorFor({}, link, spec(chain(25)), true, 'body').notes, []);
+    assert.deepEqual(validatorFor({}, link, spec(chain(30)), true, 'body').notes, [note(24, 30, 30)]);
+  });
+
   test('one validator per owner; no schema or one that does not compile checks nothing', () => {
     const owner = {};
     const a = validatorFor(owner, link, spec({ type: 'string' }), false, 'p');
