@@ -140,6 +140,14 @@ describe('validators', () => {
     assert.deepEqual(v.notes, []);
     assert.equal(v.fn!('abc'), true);
     assert.equal(v.fn!('ABC'), false);
+    // Several patterns in one schema are each enforced (not one compiled pattern reused for all).
+    const both = validatorFor({}, link, spec({ type: 'object', properties: { a: { type: 'string', pattern: '^a+$' }, b: { type: 'string', pattern: '^b+$' } } }), false, 'p');
+    assert.equal(both.fn!({ a: 'aa', b: 'bb' }), true);
+    assert.equal(both.fn!({ a: 'aa', b: 'aa' }), false);
+    assert.equal(both.fn!({ a: 'bb', b: 'bb' }), false);
+    const keys = validatorFor({}, link, spec({ type: 'object', patternProperties: { '^x-': { type: 'integer' }, '^y-': { type: 'string' } } }), false, 'p');
+    assert.equal(keys.fn!({ 'x-1': 1, 'y-1': 's' }), true);
+    assert.equal(keys.fn!({ 'y-1': 1 }), false);
     const tuple = validatorFor({}, link, spec({ type: 'array', prefixItems: [{ type: 'integer' }], items: false }, 'openapi-3.1'), false, 'p');
     assert.equal(tuple.fn!([1]), true);
     assert.equal(tuple.fn!([1, 2]), false);
