@@ -148,6 +148,11 @@ describe('validators', () => {
     const keys = validatorFor({}, link, spec({ type: 'object', patternProperties: { '^x-': { type: 'integer' }, '^y-': { type: 'string' } } }), false, 'p');
     assert.equal(keys.fn!({ 'x-1': 1, 'y-1': 's' }), true);
     assert.equal(keys.fn!({ 'y-1': 1 }), false);
+    // Draft-07 for the others: `items` as a list is a tuple there (2020-12 would refuse the schema).
+    const legacyTuple = validatorFor({}, link, spec({ type: 'array', items: [{ type: 'integer' }], additionalItems: false }, 'swagger-2.0'), false, 'p');
+    assert.equal(legacyTuple.fn!([1]), true);
+    assert.equal(legacyTuple.fn!(['x']), false);
+    assert.equal(legacyTuple.fn!([1, 2]), false);
     const tuple = validatorFor({}, link, spec({ type: 'array', prefixItems: [{ type: 'integer' }], items: false }, 'openapi-3.1'), false, 'p');
     assert.equal(tuple.fn!([1]), true);
     assert.equal(tuple.fn!([1, 2]), false);
