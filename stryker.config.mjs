@@ -3,6 +3,7 @@
 //   npm run test:mutation                                  whole project (long: hours on 2 cores)
 //   SVC_MUTATE=src/config npm run test:mutation            one folder, with the test files that cover it
 //   SVC_MUTATE=src/daemon/diff.ts npm run test:mutation    one file, with its folder's test files
+//   SVC_MUTATE=src/invoke/read.ts:10-24,src/invoke/auth.ts npm run test:mutation    lines of a file
 //   npm run test:mutation -- --mutate 'src/config/**/*.ts' --testFiles 'test/config/**/*.test.ts'
 //
 // A folder run lists only the test files that can reach that folder, because Stryker's first step
@@ -10,6 +11,9 @@
 // the other. Each mutant then runs only the test files that covered it (perTest coverage).
 // SVC_MUTATION_BREAK=90 makes a score below 90 fail the run (CI); SVC_MUTATION_CONCURRENCY sets
 // the number of test processes (default 2: the machines here have 2 cores).
+
+import { globSync } from 'node:fs';
+import path from 'node:path';
 
 /** Test files that exercise each source folder (in-process: Stryker sees coverage only there). */
 const TESTS_FOR = {
@@ -25,21 +29,54 @@ const TESTS_FOR = {
   'src/tools': ['test/mcp/**/*.test.ts'],
 };
 
+/**
+ * Test files left out of mutation runs though they reach the folder: the corpus smoke test calls
+ * endpoints of eight third-party descriptions and asserts only that nothing crashes; it covered
+ * nearly every src/invoke mutant, so each of those runs paid its 5-8 s, and it is skipped anyway
+ * where ../shared/specs is absent (CI). It still runs in `npm test`.
+ */
+const NOT_FOR_MUTATION = new Set(['test/invoke/corpus.test.ts']);
+
+/**
+ * Folders whose tests run in-process (no daemon to start): an infinite loop is called a timeout
+ * after twice the covering tests' time plus this much, instead of the default 20 s.
+ */
+const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000 };
+
+/** Patterns -> the files, sorted (Stryker runs a mutant's covering files in this order). */
+function expand(patterns) {
+  const files = new Set(patterns.flatMap((p) => globSync(p)).map((f) => f.split(path.sep).join('/')));
+  return [...files].filter((f) => !NOT_FOR_MUTATION.has(f)).sort();
+}
+
 /** `src/config` or `src/daemon/diff.ts` (comma-separated for several) -> mutate and testFiles. */
 function scope(spec) {
-  if (!spec) return { mutate: ['src/**/*.ts'], testFiles: ['test/**/*.test.ts'] };
+  if (!spec) return { mutate: ['src/**/*.ts'], testFiles: expand(['test/**/*.test.ts']), timeoutMS: 20_000 };
   const mutate = [];
   const testFiles = new Set();
+  let timeoutMS = 0;
   for (const raw of spec.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean)) {
-    const isFile = raw.endsWith('.ts');
+    // A file, or lines of one (`src/invoke/read.ts:10-24`, as CI's changed-lines run passes them).
+    const isFile = /\.ts(:\d+(-\d+)?)?$/.test(raw);
     mutate.push(isFile ? raw : `${raw}/**/*.ts`);
     const folder = Object.keys(TESTS_FOR).find((f) => raw === f || raw.startsWith(`${f}/`));
     for (const t of folder ? TESTS_FOR[folder] : ['test/**/*.test.ts']) testFiles.add(t);
+    timeoutMS = Math.max(timeoutMS, TIMEOUT_FOR[folder] ?? 20_000);
   }
-  return { mutate, testFiles: [...testFiles] };
+  return { mutate, testFiles: expand([...testFiles]), timeoutMS };
 }
 
-const { mutate, testFiles } = scope(process.env.SVC_MUTATE);
+const { mutate, testFiles, timeoutMS } = scope(process.env.SVC_MUTATE);
+
+// Each mutant run starts a fresh node process per test file, and loading the (instrumented) sources
+// was most of a small file's time. Node strips the types itself (no tsx loader), and its compile
+// cache keeps the stripped and compiled modules between those processes: the instrumented sources
+// do not change during a run, so every run after the first loads them from the cache.
+// SVC_MUTATION_LOADER=tsx goes back to the tsx loader (a Node without type stripping uses it anyway).
+const native = process.features?.typescript && process.env.SVC_MUTATION_LOADER !== 'tsx';
+if (native && !process.env.NODE_COMPILE_CACHE) {
+  process.env.NODE_COMPILE_CACHE = path.resolve('node_modules/.cache/svc-mutation-compile-cache');
+}
 const breakAt = process.env.SVC_MUTATION_BREAK ? Number(process.env.SVC_MUTATION_BREAK) : null;
 
 export default {
@@ -48,15 +85,16 @@ export default {
   tap: {
     testFiles,
     // The runner's default `--test-reporter=tap` is replaced by nodeArgs, so it stays here.
-    nodeArgs: ['--test-reporter=tap', '--import', 'tsx'],
+    nodeArgs: ['--test-reporter=tap', ...(native ? [] : ['--import', 'tsx'])],
     forceBail: true,
   },
   coverageAnalysis: 'perTest',
   mutate,
   checkers: [],
   concurrency: Number(process.env.SVC_MUTATION_CONCURRENCY ?? 2),
-  // Daemon and HTTP tests take seconds on a loaded machine: a mutant is "timed out" only well past that.
-  timeoutMS: 20_000,
+  // Daemon and HTTP tests take seconds on a loaded machine: a mutant is "timed out" only well past
+  // that (TIMEOUT_FOR above; SVC_MUTATION_TIMEOUT_MS overrides).
+  timeoutMS: Number(process.env.SVC_MUTATION_TIMEOUT_MS ?? timeoutMS),
   timeoutFactor: 2,
   incremental: true,
   incrementalFile: process.env.SVC_MUTATION_INCREMENTAL ?? 'reports/stryker-incremental.json',

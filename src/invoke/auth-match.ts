@@ -126,19 +126,23 @@ export function describeScheme(rawName: string, scheme: SecurityScheme | undefin
  */
 export function unmetSchemes(endpoint: Endpoint, schemes: Readonly<Record<string, SecurityScheme>>, auths: readonly AuthConfig[]): readonly string[] {
   const security = endpoint.security;
-  if (security === undefined || security.length === 0) return [];
+  // `security: []` has no alternative: the loop below finds nothing to meet, and security[0] is absent.
+  if (security === undefined) return [];
   const serves = (auth: AuthConfig, name: string): boolean =>
     auth.scheme !== undefined ? auth.scheme === name : authFits(auth, schemes[name]) !== false;
+  // One distinct entry per name (all of an AND), backtracking as invoke's choice does: the first
+  // entry that fits two names must not starve the other. The requirement comes from the spec, so
+  // the search is bounded like invoke's.
+  // An empty alternative (`{}`) is met at once: the endpoint may be called without credentials.
+  const meets = (names: readonly string[], taken: ReadonlySet<number>, budget: { steps: number }): boolean => {
+    if (names.length === 0) return true;
+    // Stryker disable next-line EqualityOperator: one step more or less of a 10,000-step budget.
+    if (--budget.steps < 0) return false;
+    const [name, ...rest] = names as [string, ...string[]];
+    return auths.some((auth, i) => !taken.has(i) && serves(auth, name) && meets(rest, new Set([...taken, i]), budget));
+  };
   for (const alternative of security) {
-    const names = Object.keys(alternative);
-    if (names.length === 0) return [];
-    const used = new Set<AuthConfig>();
-    const met = names.every((name) => {
-      const auth = auths.find((a) => !used.has(a) && serves(a, name));
-      if (auth !== undefined) used.add(auth);
-      return auth !== undefined;
-    });
-    if (met) return [];
+    if (meets(Object.keys(alternative), new Set(), { steps: 10_000 })) return [];
   }
   return Object.keys(security[0] ?? {});
 }

@@ -29,8 +29,10 @@ export async function readBody(res: Response, keep: number): Promise<ReadBody> {
     }
     if (total >= COUNT_LIMIT) {
       await reader.cancel().catch(() => undefined);
+      // A declared length is believed only when it is more than what already arrived.
       const declared = Number(res.headers.get('content-length'));
-      return { bytes: concat(chunks, kept), total: Number.isFinite(declared) && declared > total ? declared : total, exact: Number.isFinite(declared) && declared > 0 };
+      const believed = Number.isFinite(declared) && declared > total;
+      return { bytes: concat(chunks, kept), total: believed ? declared : total, exact: believed };
     }
   }
   return { bytes: concat(chunks, kept), total, exact: true };

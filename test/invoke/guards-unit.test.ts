@@ -117,6 +117,10 @@ describe('credential places', () => {
       assert.equal((err as Error).message, "Refused: the arguments set the query key 'api key', which svc.yaml fills with a credential (k.auth[0]); leave it out, svc sends it itself.");
       return true;
     });
+    // A key that does not percent-decode is compared as written.
+    const raw = credentialSlots(config({ auth: [{ type: 'apiKey', in: 'query', name: 'k%E0', value: { env: 'K' } }] }), 'k');
+    assert.throws(() => assertNoShadowing({ path: '', query: 'a=1&k%E0=1', headers: [], cookies: [] }, raw), /the query key 'k%E0'/);
+    assert.doesNotThrow(() => assertNoShadowing({ path: '', query: 'k%E1=1', headers: [], cookies: [] }, raw));
   });
 
   test('a query key reaching a credential is refused however it is written: encoded, bracketed, anywhere in the list', () => {
