@@ -1,3 +1,5 @@
+// Run alone (`test/**/*.alone.ts`, after the rest of `npm test`): its bounds on waiting hold for a
+// daemon that has the machine to itself, not one sharing two cores with another test file.
 // Never stalled: while `svc update` re-imports a description of more than 30 MB (a real one,
 // Kubernetes', repeated under distinct paths), an MCP client keeps searching over HTTP and a
 // control client keeps asking for status over the IPC socket. The import runs in the worker
