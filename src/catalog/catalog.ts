@@ -499,10 +499,18 @@ export class Catalog {
     const need = offset + limit - ranked.length;
     const tail: SearchHit[] = [];
     const holders = new Set<SpecState>();
-    for (const t of parsed.terms) for (const s of this.#holders.get(t)?.states ?? []) holders.add(s);
+    const holdersOf = (terms: readonly string[]) => {
+      for (const t of terms) for (const s of this.#holders.get(t)?.states ?? []) holders.add(s);
+    };
+    holdersOf(parsed.terms);
+    // When no other word is held, search() ranked by the verbs ("list card": by "list"): count by them too,
+    // or the total would change from page to page.
+    const verbs = holders.size === 0 ? withVerbsSearched(parsed) : undefined;
+    if (verbs) holdersOf(verbs.terms);
+    const counted = verbs ? verbs.terms : parsed.terms;
     for (const state of this.#statesFor(filters)) {
       if (!holders.has(state)) continue;
-      const docs = [...state.index.matching(parsed.terms, accept)].sort((a, b) => a - b);
+      const docs = [...state.index.matching(counted, accept)].sort((a, b) => a - b);
       for (const doc of docs) {
         const endpoint = state.index.entryOf(doc)?.endpoint;
         if (!endpoint || seen.has(endpoint.id)) continue;

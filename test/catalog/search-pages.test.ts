@@ -74,6 +74,14 @@ describe('Catalog.searchPage', () => {
     );
   });
 
+  it('keeps one total on every page when only the verbs find something ("list card": by "list")', () => {
+    const specs = [specOf('a', [{ method: 'GET', segments: ['invoice'], summary: ['list'] }]), specOf('b', [{ method: 'GET', segments: ['invoice'], summary: ['list'] }])];
+    const catalog = new Catalog(specs);
+    const pages = [0, 1].map((offset) => catalog.searchPage('list card', {}, offset, 1));
+    assert.deepEqual(pages.map((p) => p.total), [2, 2]);
+    assert.deepEqual(pages.flatMap((p) => p.hits.map((h) => h.endpoint.id)).sort(), ['a:GET:/invoice', 'b:GET:/invoice']);
+  });
+
   it('reaches, after the ranked hits, the endpoints the common-word shortcuts leave unranked', () => {
     const many = Array.from({ length: 300 }, (_, i) => ({ method: 'GET' as const, segments: ['customer', `{id}`, `part${i}`], summary: ['customer'] }));
     const specs = [specOf('a', [...many, { method: 'POST', segments: ['customer', '{id}', 'refund'], summary: ['refund'] }])];
