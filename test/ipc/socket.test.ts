@@ -195,7 +195,10 @@ test('a file that is not a socket is never removed to make room', { skip: skipWi
 
 /** A socket file left by a process killed with SIGKILL. */
 async function staleSocket(path: string): Promise<void> {
-  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The child also ends when its stdin closes: a test process killed before the SIGKILL below
+  // (a timeout, a mutation run) leaves no socket holder behind.
+  const holder = `process.stdin.on('end', () => process.exit()).resume(); require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`;
+  const child = spawn(process.execPath, ['-e', holder], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   child.kill('SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
