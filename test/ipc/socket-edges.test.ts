@@ -3,7 +3,6 @@
 // client that sends a line without end, stale sockets cleaned when a daemon starts, and discovery
 // sorting live from unresponsive and refusing a runtime folder open to others.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { discover } from '../../src/ipc/client.ts';
 import { checkSocketPath, daemonSocketPath, ensurePrivateDir, maxSocketPathBytes, type SocketTarget } from '../../src/ipc/paths.ts';
 import { DaemonRunningError, IpcServer } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
+import { killedSocketHolder } from './stale-socket.ts';
 
 /** Each test takes a second or two; one that hangs fails here instead of stalling the run. */
 const HANG_MS = 15_000;
@@ -43,15 +43,7 @@ async function silent(path: string): Promise<void> {
 }
 
 /** A socket file left by a process killed with SIGKILL. */
-async function staleSocket(path: string): Promise<void> {
-  // The child also ends when its stdin closes: a test process killed before the SIGKILL below
-  // (a timeout, a mutation run) leaves no socket holder behind.
-  const holder = `process.stdin.on('end', () => process.exit()).resume(); require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`;
-  const child = spawn(process.execPath, ['-e', holder], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
+const staleSocket = killedSocketHolder;
 
 describe('paths at their edges', { timeout: HANG_MS }, () => {
   it('a socket path of exactly the limit passes and one byte more is refused, on Linux and elsewhere', { timeout: HANG_MS }, () => {

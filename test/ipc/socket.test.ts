@@ -5,12 +5,12 @@ import { mkdtempSync, statSync, existsSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
-import { spawn } from 'node:child_process';
 import { IpcServer, DaemonRunningError } from '../../src/ipc/server.ts';
 import { request, discover, probe, IpcRemoteError } from '../../src/ipc/client.ts';
 import { socketTarget, checkSocketPath, daemonSocketPath, listSockets } from '../../src/ipc/paths.ts';
 import { SvcError } from '../../src/model/errors.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
+import { killedSocketHolder } from './stale-socket.ts';
 
 const skipWindows = process.platform === 'win32' ? 'Unix sockets only' : false;
 
@@ -195,13 +195,7 @@ test('a file that is not a socket is never removed to make room', { skip: skipWi
 
 /** A socket file left by a process killed with SIGKILL. */
 async function staleSocket(path: string): Promise<void> {
-  // The child also ends when its stdin closes: a test process killed before the SIGKILL below
-  // (a timeout, a mutation run) leaves no socket holder behind.
-  const holder = `process.stdin.on('end', () => process.exit()).resume(); require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`;
-  const child = spawn(process.execPath, ['-e', holder], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await killedSocketHolder(path);
   assert.equal(existsSync(path), true, 'a killed process leaves its socket file');
 }
 
