@@ -82,9 +82,9 @@ export function redactValue(value: unknown, secrets: readonly string[]): unknown
   if (typeof value === 'string') return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactValue(v, secrets);
-    return out;
+    // fromEntries defines own keys: a `__proto__` key (JSON.parse makes it an own key) stays a key
+    // instead of becoming the copy's prototype and vanishing from the output, as assignment would.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactText(k, secrets), redactValue(v, secrets)]));
   }
   return value;
 }

@@ -122,6 +122,13 @@ describe('redaction of every form', () => {
     );
   });
 
+  test('a __proto__ key from a parsed body stays a key of the copy, redacted like any other', () => {
+    const value = JSON.parse('{"a":{"__proto__":{"t":"tok-1234567"}}}') as unknown;
+    const out = redactValue(value, ['tok-1234567']);
+    assert.equal(JSON.stringify(out), `{"a":{"__proto__":{"t":"${REDACTED}"}}}`);
+    assert.deepEqual(redactValue(value, ['Q7Zk-not-there']), value);
+  });
+
   test('only the secret is redacted: a look-alike is not', () => {
     assert.equal(redactText('ab+cd and ab%20cd', ['abxcd']), 'ab+cd and ab%20cd');
     assert.equal(redactText('ab\\\\cd and ab\\cd', ['abxcd']), 'ab\\\\cd and ab\\cd');
