@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { parseDocument, visit, type Document } from 'yaml';
+import { jsonErrorOffset } from './json-place.ts';
 
 /** A problem reading or parsing one file, with the place when known. */
 export interface ReadProblem {
@@ -181,16 +182,13 @@ function aliasProblem(text: string, doc: Document, err: Error): ReadProblem {
 }
 
 function jsonProblem(text: string, err: Error): ReadProblem {
-  const message = firstLine(err.message);
-  const m = /position (\d+)/.exec(message);
-  const hint = 'Fix the JSON at that place (a JSON validator shows it).';
-  if (!m) {
-    // "Unexpected end of JSON input": the place is the end of the text.
-    const { line, column } = lineColumn(text, text.length);
-    return { code: 'json-syntax', message: `JSON syntax error: ${message}`, line, column, hint };
-  }
-  const { line, column } = lineColumn(text, Number(m[1]));
-  return { code: 'json-syntax', message: `JSON syntax error: ${message.replace(/\s*\(line \d+ column \d+\)/, '')}`, line, column, hint };
+  // V8 names the position for most mistakes but not all ("Unexpected token ..."): the place comes from
+  // our own scan, which agrees with V8 wherever V8 names one (test/import/json-place.test.ts).
+  const message = firstLine(err.message).replace(/ in JSON at position \d+(\s*\(line \d+ column \d+\))?/, '');
+  const v8 = /position (\d+)/.exec(err.message);
+  const offset = jsonErrorOffset(text) ?? (v8 ? Number(v8[1]) : text.length);
+  const { line, column } = lineColumn(text, offset);
+  return { code: 'json-syntax', message: `JSON syntax error: ${message}`, line, column, hint: 'Fix the JSON at that place (a JSON validator shows it).' };
 }
 
 /** 1-based line and column of a string offset. */
