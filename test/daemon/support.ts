@@ -71,12 +71,7 @@ export function project(): Project {
   };
   delete env['SVC_SOCKET'];
   delete env['SVC_CONFIG'];
-  const write = (rel: string, text: string): string => {
-    const file = join(dir, rel);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    return file;
-  };
+  const write = fileWriter(dir);
   return {
     dir,
     configFile,
@@ -181,4 +176,14 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 10_000,
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
+}
+
+/** Writes `text` to `rel` under `dir`, making its folders; returns the file's path. */
+export function fileWriter(dir: string): (rel: string, text: string) => string {
+  return (rel, text) => {
+    const file = join(dir, rel);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return file;
+  };
 }

@@ -3,9 +3,9 @@
 // re-import, report, serve and watch. The daemon tests (update.test.ts) cover the same through
 // the CLI and the socket; these run in-process so each rule is checked directly and fast.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -14,7 +14,7 @@ import { diagnosticView, Updater, type ImportFn } from '../../src/daemon/update.
 import { SAMPLE_IDS } from '../../src/ipc/protocol.ts';
 import { importSpec } from '../../src/import/index.ts';
 import type { SpecUpdateReport, UpdateResult } from '../../src/ipc/protocol.ts';
-import { openapi, type Op } from './support.ts';
+import { fileWriter, openapi, type Op } from './support.ts';
 
 const PETS: Op[] = [
   { method: 'GET', path: '/pets', summary: 'List pets', tag: 'pets' },
@@ -62,12 +62,7 @@ function harness(): Harness {
   };
   const configFile = join(dir, 'svc.yaml');
   const updater = new Updater({ catalog, reload: () => loadConfig(configFile), importSpec: counted });
-  const write = (rel: string, text: string): string => {
-    const file = join(dir, rel);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    return file;
-  };
+  const write = fileWriter(dir);
   return {
     dir,
     catalog,

@@ -4,17 +4,16 @@
 // with the daemon's code and hint; probe tells live, stale and unresponsive apart; requestAll asks
 // every live daemon and wraps each failure.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { IpcConnectError, IpcRemoteError, probe, request, requestAll } from '../../src/ipc/client.ts';
 import { encodeLine } from '../../src/ipc/codec.ts';
 import { daemonSocketPath, type SocketTarget } from '../../src/ipc/paths.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
 import { IpcServer } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
+import { socketScratch } from './scratch.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 /**
@@ -22,37 +21,19 @@ const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
  * of stalling the run. Suites get the same limit: node reports a suite's tests only when it ends.
  */
 const HANG_MS = 8000;
-const dirs: string[] = [];
-const servers: Server[] = [];
-const peerSockets = new Set<Socket>();
-after(async () => {
-  // Connections a faulty client left open would keep close() waiting: drop them first.
-  for (const s of peerSockets) s.destroy();
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'svc-ipcc-'));
-  dirs.push(d);
-  return d;
-};
+const { temp, listen } = socketScratch('svc-ipcc-');
 
 /** A peer that hands each request line (parsed) and the socket to `answer`. */
 async function peer(answer: (request: Record<string, unknown>, socket: Socket) => void): Promise<string> {
   const path = join(temp(), 'peer.sock');
-  const server = createServer((socket) => {
-    peerSockets.add(socket);
-    socket.on('close', () => peerSockets.delete(socket));
+  await listen(path, (socket) => {
     let buf = '';
-    socket.on('error', () => {});
     socket.on('data', (d) => {
       buf += d.toString();
       const nl = buf.indexOf('\n');
       if (nl >= 0) answer(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>, socket);
     });
   });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(path, r));
   return path;
 }
 

@@ -3,43 +3,26 @@
 // client that sends a line without end, stale sockets cleaned when a daemon starts, and discovery
 // sorting live from unresponsive and refusing a runtime folder open to others.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, statSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { discover } from '../../src/ipc/client.ts';
 import { checkSocketPath, daemonSocketPath, ensurePrivateDir, maxSocketPathBytes, type SocketTarget } from '../../src/ipc/paths.ts';
 import { DaemonRunningError, IpcServer } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
+import { socketScratch } from './scratch.ts';
 import { killedSocketHolder } from './stale-socket.ts';
 
 /** Each test takes a second or two; one that hangs fails here instead of stalling the run. */
 const HANG_MS = 15_000;
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
-const dirs: string[] = [];
-const servers: Server[] = [];
-const peerSockets = new Set<Socket>();
-after(async () => {
-  for (const s of peerSockets) s.destroy();
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'svc-ipce-'));
-  dirs.push(d);
-  return d;
-};
+const { temp, listen } = socketScratch('svc-ipce-');
 const ping = () => ({ pid: process.pid, version: 't', protocol: 1, config: '/c' });
 
 /** Something listening on `path` that never answers. */
 async function silent(path: string): Promise<void> {
-  const server = createServer((socket) => {
-    peerSockets.add(socket);
-    socket.on('error', () => {});
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(path, r));
+  await listen(path, () => {});
 }
 
 /** A socket file left by a process killed with SIGKILL. */

@@ -1,0 +1,42 @@
+// Temp folders and raw socket peers for one IPC test file, all removed when the file's tests end.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+
+export interface SocketScratch {
+  /** A new private temp folder. */
+  temp(): string;
+  /** A raw server listening on `path`; each connection goes to `onConnection` and is dropped at the end. */
+  listen(path: string, onConnection: (socket: Socket) => void): Promise<void>;
+}
+
+export function socketScratch(prefix: string): SocketScratch {
+  const dirs: string[] = [];
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  after(async () => {
+    // Connections a faulty client left open would keep close() waiting: drop them first.
+    for (const s of sockets) s.destroy();
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    temp() {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+    async listen(path, onConnection) {
+      const server = createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {});
+        onConnection(socket);
+      });
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(path, r));
+    },
+  };
+}
