@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Located, Reader } from './reader.ts';
 import { DEFAULTS, type AuthConfig, type SecretRef, type SpecConfig, type WritePolicy } from './types.ts';
-import { readEnvName, readHttpUrl, readName, readOrigins, readStringMap } from './values.ts';
+import { readHttpUrl, readName, readOrigins, readStringMap } from './values.ts';
 
 export const SPEC_KEYS = [
   'path', 'name', 'collection', 'refs', 'baseUrl', 'serverVariables', 'allowedOrigins',
