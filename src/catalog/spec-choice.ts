@@ -1,9 +1,13 @@
-// Which APIs a query names in full: every word of a spec's name (or its collection) among the
-// query's words as typed. The name a user gave an API is the strongest sign of which API is meant,
-// however common its words are elsewhere ("box", "azure blob"): such a spec's matches come first.
+// Which APIs a query names: in full (every word of a spec's name or its collection among the
+// query's words as typed: the name a user gave an API is the strongest sign of which API is meant,
+// however common its words are elsewhere, "box", "azure blob"), else by a rare name word. Such a
+// spec's matches come first.
+import { type ParsedQuery, withoutTerms } from './search.ts';
 import type { SpecState } from './spec-state.ts';
 import { fullNames } from './spec-names.ts';
+import type { TermHolders } from './term-holders.ts';
 import { textTerms } from './text.ts';
+import { SPEC_NAMING } from './weights.ts';
 
 /** The specs a query names in full, and the index terms of the query words that named them. */
 export interface FullNaming {
@@ -63,4 +67,62 @@ export class FullNameIndex {
     for (const w of used) for (const t of textTerms(w)) terms.add(t);
     return { named, terms };
   }
+}
+
+/** What choosing the named specs reads of the catalogue (`Loaded`). */
+export interface NamingScope {
+  /** Every spec, in catalogue order. */
+  readonly states: readonly SpecState[];
+  readonly nameHolders: ReadonlyMap<string, readonly SpecState[]>;
+  readonly terms: Pick<TermHolders, 'holders'>;
+  readonly fullNames: FullNameIndex;
+}
+
+/** The specs a query names among those searched, and the query without the naming words. */
+export interface SpecNaming {
+  readonly named: SpecState[];
+  readonly query: ParsedQuery;
+}
+
+/** The specs among `states` the query names in full (see `FullNameIndex`), and the query without the naming words. */
+export function fullyNamed(loaded: NamingScope, query: string, parsed: ParsedQuery, states: readonly SpecState[]): SpecNaming | undefined {
+  const naming = loaded.fullNames.named(query, states === loaded.states ? undefined : new Set(states));
+  if (!naming || naming.named.length === states.length) return undefined;
+  return { named: naming.named, query: withoutTerms(parsed, naming.terms) };
+}
+
+/**
+ * The specs among `states` the query names, and the query without the naming words (unless they
+ * are all it says). A word names a spec when it is one of the spec's name words (`specNameTerms`),
+ * few specs are named by it (or a vendor's group of them, see `SPEC_NAMING`), and few other specs
+ * use it in their endpoints: "zoom" in a catalogue of unrelated APIs, not "user" because one API
+ * is called "User Service".
+ */
+export function namedSpecs(loaded: NamingScope, parsed: ParsedQuery, states: readonly SpecState[]): SpecNaming | undefined {
+  const member = states === loaded.states ? undefined : new Set(states);
+  const total = loaded.states.length;
+  const few = Math.max(SPEC_NAMING.fewSpecs, Math.ceil(SPEC_NAMING.fewShare * total));
+  const group = Math.max(few, Math.ceil(SPEC_NAMING.groupShare * total));
+  const named = new Set<SpecState>();
+  const naming = new Set<string>();
+  for (const t of parsed.terms) {
+    if (parsed.alternatives?.has(t)) continue;
+    const namers = loaded.nameHolders.get(t);
+    if (!namers || namers.length > group) continue;
+    const namerSet = new Set(namers);
+    let others = 0;
+    for (const h of loaded.terms.holders(t)?.states ?? []) if (!namerSet.has(h) && (!member || member.has(h))) others++;
+    // A word naming a vendor's many APIs ("every API of one company") still names them while
+    // few other specs use it; a word naming a handful must be that rare outside them too.
+    if (others > few) continue;
+    let any = false;
+    for (const s of namers) {
+      if (member && !member.has(s)) continue;
+      named.add(s);
+      any = true;
+    }
+    if (any) naming.add(t);
+  }
+  if (named.size === 0 || named.size === states.length) return undefined;
+  return { named: states.filter((s) => named.has(s)), query: withoutTerms(parsed, naming) };
 }

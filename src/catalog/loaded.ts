@@ -1,0 +1,52 @@
+// The specs a catalogue serves between two `replace` calls, with what searching them needs: the
+// specs by name, which specs a word names, the word statistics over all of them, and the ranker.
+// Immutable once built (caches aside): `replace` builds a new one and swaps it in.
+import type { ImportedSpec } from '../model/index.ts';
+import type { SearchFilters } from './index.ts';
+import { ManyRanker, type SearchBudget } from './rank-many.ts';
+import { FullNameIndex } from './spec-choice.ts';
+import { type SpecState, push } from './spec-state.ts';
+import type { TermHolders } from './term-holders.ts';
+
+export class Loaded {
+  /** Every spec, in catalogue order (`SpecState.position`). */
+  readonly states: readonly SpecState[];
+  readonly byName: ReadonlyMap<string, SpecState>;
+  /** Name term -> the specs a query may name by it (`SpecState.names`). */
+  readonly nameHolders: ReadonlyMap<string, readonly SpecState[]>;
+  readonly specs: readonly ImportedSpec[];
+  /** Endpoints in all. */
+  readonly size: number;
+  /** Word statistics over every spec (shared with the catalogue, which keeps them up to date). */
+  readonly terms: TermHolders;
+  readonly ranker: ManyRanker;
+  /** Specs by their full names (`FullNameIndex`), built on the first search over several specs. */
+  #fullNames: FullNameIndex | undefined;
+
+  constructor(states: readonly SpecState[], terms: TermHolders, budget: SearchBudget) {
+    states.forEach((s, i) => (s.position = i));
+    this.states = states;
+    this.byName = new Map(states.map((s) => [s.spec.name, s]));
+    const nameHolders = new Map<string, SpecState[]>();
+    for (const s of states) for (const t of s.names) push(nameHolders, t, s);
+    this.nameHolders = nameHolders;
+    this.specs = states.map((s) => s.spec);
+    this.size = states.reduce((sum, s) => sum + s.entries.length, 0);
+    this.terms = terms;
+    this.ranker = new ManyRanker(states, terms, this.size, budget);
+  }
+
+  get fullNames(): FullNameIndex {
+    return (this.#fullNames ??= new FullNameIndex(this.states));
+  }
+
+  /** The specs a search with these filters looks in (an unknown spec: none). */
+  statesFor(filters: SearchFilters): readonly SpecState[] {
+    const { spec, collection } = filters;
+    if (spec !== undefined) {
+      const state = this.byName.get(spec);
+      return state && (collection === undefined || state.spec.collection === collection) ? [state] : [];
+    }
+    return collection === undefined ? this.states : this.states.filter((s) => s.spec.collection === collection);
+  }
+}

@@ -1,0 +1,91 @@
+// One search, start to end: a path the query names, then an endpoint the query quotes word for
+// word, then the text ranking (the named API's matches first, see spec-choice.ts), and when no
+// other word matched, the verbs alone.
+import type { SearchHit } from './index.ts';
+import type { Loaded } from './loaded.ts';
+import { exactMatches, pathMatches } from './direct-matches.ts';
+import { rankOne } from './rank-many.ts';
+import { type Entry, type ParsedQuery, RULES, type Ranked, withVerbsSearched, withoutTerms } from './search.ts';
+import { fullyNamed, namedSpecs } from './spec-choice.ts';
+import type { SpecState } from './spec-state.ts';
+
+/** Which endpoints a search takes (its tag and method filters), and whether that is all of them. */
+export interface Acceptance {
+  readonly accept: (entry: Entry) => boolean;
+  readonly all: boolean;
+}
+
+/** What the tag and method filters accept. */
+export function acceptance(tag: string | undefined, method: string | undefined): Acceptance {
+  const all = tag === undefined && method === undefined;
+  const accept = all
+    ? () => true
+    : (entry: Entry) => (method === undefined || entry.endpoint.method === method) && (tag === undefined || entry.endpoint.tags.includes(tag));
+  return { accept, all };
+}
+
+/** The first `limit` hits of `query` (read as `parsed`) over `states`. */
+export function searchHits(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, filter: Acceptance, limit: number): SearchHit[] {
+  const { accept } = filter;
+  // A path the query names outright comes first: the caller already knows what it wants.
+  const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
+  // Then an endpoint whose summary or operationId the query is, word for word.
+  const exact = parsed.paths.length === 0 ? exactMatches(states, parsed.exact, accept) : [];
+  // When the named path fills the page (the same path in many specs), the text ranking is not needed.
+  let ranked = named.length >= limit ? [] : rankText(loaded, states, query, parsed, limit, filter);
+  // No other word matched: the verbs are what is left to find something by.
+  const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
+  if (verbs) ranked = rankText(loaded, states, query, verbs, limit, filter);
+  const hits: SearchHit[] = [];
+  const seen = new Set<string>();
+  const top = ranked[0]?.score ?? 1;
+  for (const entry of named) {
+    if (hits.length >= limit) break;
+    seen.add(entry.endpoint.id);
+    hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
+  }
+  if (exact.length > 0) {
+    // Several endpoints say the same words: the ranking orders them.
+    const place = new Map<Entry, number>();
+    ranked.forEach((r, i) => place.set(r.entry, i));
+    const order = (e: Entry) => place.get(e) ?? ranked.length;
+    for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
+      if (hits.length >= limit) break;
+      if (seen.has(entry.endpoint.id)) continue;
+      seen.add(entry.endpoint.id);
+      hits.push({ endpoint: entry.endpoint, score: top * 1.5 + 1 });
+    }
+  }
+  for (const r of ranked) {
+    if (hits.length >= limit) break;
+    if (seen.has(r.entry.endpoint.id)) continue;
+    hits.push({ endpoint: r.entry.endpoint, score: r.score });
+  }
+  return hits;
+}
+
+/** Ranks over one spec, or over several through the catalogue's ranker. */
+export function rankIn(loaded: Loaded, states: readonly SpecState[], parsed: ParsedQuery, limit: number, filter: Acceptance): Ranked[] {
+  if (states.length === 0) return [];
+  if (states.length === 1) return rankOne(states[0]!, parsed, limit, filter.accept, filter.all);
+  return loaded.ranker.rank(states, parsed, limit, filter.accept, filter.all);
+}
+
+/**
+ * The text ranking over `states`. A query that names one of several APIs ("... in Trello") ranks
+ * that API's matches first, searched without the naming words; the other APIs' matches follow.
+ */
+function rankText(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, limit: number, filter: Acceptance): Ranked[] {
+  if (states.length === 1) {
+    // Within one spec, its own name says nothing about which of its endpoints is meant.
+    const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
+    return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, filter.accept, filter.all);
+  }
+  const choice = RULES.specChoice ? ((RULES.fullNames ? fullyNamed(loaded, query, parsed, states) : undefined) ?? namedSpecs(loaded, parsed, states)) : undefined;
+  if (!choice) return loaded.ranker.rank(states, parsed, limit, filter.accept, filter.all);
+  // The named specs' matches first, searched without the naming words; then every other spec's.
+  const first = rankIn(loaded, choice.named, choice.query, limit, filter);
+  if (first.length >= limit) return first;
+  const named = new Set(choice.named);
+  return [...first, ...rankIn(loaded, states.filter((s) => !named.has(s)), parsed, limit - first.length, filter)];
+}

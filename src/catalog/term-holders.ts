@@ -1,0 +1,110 @@
+// Word statistics over every spec of the catalogue, kept up to date spec by spec as specs come and
+// go: how many documents hold each term in all (what makes scores of different specs' indexes
+// comparable), which indexes hold it (so a search over many specs visits only those holding a query
+// word), and the sorted vocabulary for prefix look-ups.
+import type { SpecState } from './spec-state.ts';
+import { PREFIX_MIN } from './search.ts';
+
+/**
+ * The indexes holding one term, with the term's document count and best score (`SearchIndex.best`)
+ * in each: `stats` holds df, best per holder, in `states` order. What lets a search over many
+ * indexes visit only those holding a query word, without a look-up per index.
+ */
+export interface Holders {
+  readonly states: SpecState[];
+  readonly stats: number[];
+}
+
+/** BM25's inverse document frequency, as MiniSearch computes it. */
+export function idf(documents: number, matching: number): number {
+  return Math.log(1 + (documents - matching + 0.5) / (matching + 0.5));
+}
+
+export class TermHolders {
+  /** Documents per term over every spec. */
+  readonly #df = new Map<string, number>();
+  /** Term -> the indexes holding it. */
+  readonly #holders = new Map<string, Holders>();
+  /** The catalogue's terms, sorted, for prefix look-ups; built on first need after a change. */
+  #vocabulary: string[] | undefined;
+
+  /** Documents holding `term` over every spec (0 when none). */
+  df(term: string): number {
+    return this.#df.get(term) ?? 0;
+  }
+
+  holders(term: string): Holders | undefined {
+    return this.#holders.get(term);
+  }
+
+  /** Counts the specs in: their terms join the totals and the holders. */
+  add(states: Iterable<SpecState>): void {
+    for (const s of states) this.#count(s, 1);
+  }
+
+  /** Takes the specs out of the totals and of every term's holders. */
+  remove(removed: ReadonlySet<SpecState>): void {
+    for (const s of removed) this.#count(s, -1);
+    this.#dropHolders(removed);
+  }
+
+  #count(state: SpecState, delta: number): void {
+    this.#vocabulary = undefined;
+    const df = this.#df;
+    const holders = this.#holders;
+    const index = state.index;
+    for (const [term, n] of index.terms()) {
+      const total = (df.get(term) ?? 0) + delta * n;
+      if (total > 0) df.set(term, total);
+      else df.delete(term);
+      if (delta > 0) {
+        const h = holders.get(term);
+        if (h) {
+          h.states.push(state);
+          h.stats.push(n, index.best(term));
+        } else holders.set(term, { states: [state], stats: [n, index.best(term)] });
+      }
+    }
+  }
+
+  /** Takes the removed specs out of every term's holders: one pass per term they held. */
+  #dropHolders(removed: ReadonlySet<SpecState>): void {
+    if (removed.size === 0) return;
+    const holders = this.#holders;
+    const dirty = new Set<string>();
+    for (const s of removed) for (const [term] of s.index.terms()) dirty.add(term);
+    for (const term of dirty) {
+      const h = holders.get(term);
+      if (!h) continue;
+      const states: SpecState[] = [];
+      const stats: number[] = [];
+      for (let i = 0; i < h.states.length; i++) {
+        if (removed.has(h.states[i]!)) continue;
+        states.push(h.states[i]!);
+        stats.push(h.stats[2 * i]!, h.stats[2 * i + 1]!);
+      }
+      if (states.length > 0) holders.set(term, { states, stats });
+      else holders.delete(term);
+    }
+  }
+
+  /** Prefix-searched query terms -> the catalogue's longer terms they begin. */
+  expansions(terms: readonly string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const t of terms) {
+      if (t.length < PREFIX_MIN) continue;
+      const vocabulary = (this.#vocabulary ??= [...this.#df.keys()].sort());
+      let lo = 0;
+      let hi = vocabulary.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (vocabulary[mid]! < t) lo = mid + 1;
+        else hi = mid;
+      }
+      const longer: string[] = [];
+      for (let i = lo; i < vocabulary.length && vocabulary[i]!.startsWith(t); i++) if (vocabulary[i] !== t) longer.push(vocabulary[i]!);
+      if (longer.length > 0) out.set(t, longer);
+    }
+    return out;
+  }
+}
