@@ -327,22 +327,29 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
-  const miniHead = h.index.mini;
-  // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
-  const mini = (): MiniData => {
-    const index: MiniData['index'] = [];
-    let offset = 0;
-    for (const length of lengths) {
-      for (const item of JSON.parse(postingBytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
-      offset += length;
-    }
-    return { ...miniHead, index } as MiniData;
-  };
+  const mini = postingsReader(h.index.mini, postingBytes, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
   return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
+
+/**
+ * The postings, parsed when MiniSearch is first loaded (the first search reaching this spec).
+ * A function of its own, not a closure inside `decodeCore`: closures share their function's
+ * context, so one made there would keep the whole core's buffer alive until that first search.
+ */
+function postingsReader(miniHead: Head['index']['mini'], bytes: Buffer, lengths: readonly number[]): () => MiniData {
+  return () => {
+    const index: MiniData['index'] = [];
+    let offset = 0;
+    for (const length of lengths) {
+      for (const item of JSON.parse(bytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
+      offset += length;
+    }
+    return { ...miniHead, index } as MiniData;
+  };
+}
 
 /**
  * Each summary's terms as their number in the index's term list (a term the list lacks stays
