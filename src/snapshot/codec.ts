@@ -11,8 +11,9 @@ import { createHash } from 'node:crypto';
 import type { IndexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
+import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 4;
+export const CODEC_VERSION = 5;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -70,6 +71,8 @@ interface Head {
   readonly parts: readonly DetailPart[];
   readonly endpointChunks: number;
   readonly postingChunks: number;
+  /** Byte length of each deflated block of the endpoints' cold fields (see stored.ts). */
+  readonly coldBlocks: readonly number[];
   /** Strings endpoints repeat (parameter names and descriptions, tags, statuses...), by number. */
   readonly strings: readonly string[];
   /** Values endpoints share (servers, security), by number. */
@@ -132,6 +135,7 @@ export function encodeSpec(
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
   const postingChunks = chunks(postings);
+  const cold = deflateCold(endpoints);
   const head: Head = {
     v: CODEC_VERSION,
     meta,
@@ -140,12 +144,13 @@ export function encodeSpec(
     parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })),
     endpointChunks: endpointChunks.length,
     postingChunks: postingChunks.length,
+    coldBlocks: cold.blocks,
     strings: table.strings,
     shared: table.shared.map((text) => JSON.parse(text) as unknown),
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
-  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
+  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), cold.bytes, ...endpointChunks, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -212,7 +217,8 @@ type Loose = Record<string, unknown>;
  */
 function shrink(e: Endpoint, t: Table): unknown {
   const str = (v: string | undefined) => (v === undefined ? undefined : t.string(v));
-  const out: Loose = { ...e, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  // The spec and collection are the spec's own (in the head); description and source pointer are cold fields (see stored.ts).
+  const out: Loose = { ...e, spec: undefined, collection: undefined, description: undefined, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: t.string(e.source.file) };
   if (e.security !== undefined) out['security'] = t.value(e.security);
   out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
   const body = e.requestBody;
@@ -228,19 +234,25 @@ class Expander {
   /** Shared values already expanded (in place), by number. */
   readonly #done: Uint8Array;
 
-  constructor(strings: readonly string[], shared: readonly unknown[]) {
+  readonly #meta: SpecMeta;
+  readonly #cold: ColdTexts;
+
+  constructor(strings: readonly string[], shared: readonly unknown[], meta: SpecMeta, cold: ColdTexts) {
     if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
     this.#strings = strings;
     this.#shared = shared;
     this.#done = new Uint8Array(shared.length);
+    this.#meta = meta;
+    this.#cold = cold;
   }
 
-  endpoint(x: Loose): Endpoint {
+  /** Endpoint `n` of the spec, from its item in an endpoint chunk. */
+  endpoint(x: Loose, n: number): Endpoint {
+    x['spec'] = this.#meta.name;
+    x['collection'] = this.#meta.collection;
     x['tags'] = this.#value(x['tags'], (tags) => (tags as unknown as unknown[]).forEach((t, i, all) => (all[i] = this.#string(t))));
     x['servers'] = this.#value(x['servers']);
     if (x['security'] !== undefined) x['security'] = this.#value(x['security']);
-    const source = x['source'] as Loose;
-    source['file'] = this.#string(source['file']);
     x['parameters'] = (x['parameters'] as unknown[]).map((n) =>
       this.#value(n, (p) => {
         for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
@@ -259,7 +271,7 @@ class Expander {
         if (r['contentTypes'] !== undefined) r['contentTypes'] = (r['contentTypes'] as unknown[]).map((t) => this.#string(t));
       }),
     );
-    return x as unknown as Endpoint;
+    return new StoredEndpoint(x as unknown as HotFields, this.#string(x['source']), this.#cold, n);
   }
 
   #string(n: unknown): string {
@@ -304,25 +316,27 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+  if (count !== 4 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
   const links = slice(1);
   // The prints stay (as bytes): a copy, so the core's buffer can go.
   const prints = Buffer.from(slice(2));
+  // The cold fields stay deflated (a copy, as the prints).
+  const cold = new ColdTexts(Buffer.from(slice(3)), head.coldBlocks ?? [], head.endpointCount);
   const endpoints: Endpoint[] = [];
-  const expander = new Expander(head.strings ?? [], head.shared ?? []);
-  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
+  const expander = new Expander(head.strings ?? [], head.shared ?? [], head.meta, cold);
+  for (let i = 4; i < 4 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
-    for (const item of items) endpoints.push(expander.endpoint(item as Loose));
+    for (const item of items) endpoints.push(expander.endpoint(item as Loose, endpoints.length));
   }
   // The postings stay as bytes until the first search that needs them: one copy of them all.
   const lengths: number[] = [];
   const from = at;
-  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  for (let i = 4 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
   const postingBytes = Buffer.from(buf.subarray(from, at));
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');

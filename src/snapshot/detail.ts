@@ -198,8 +198,8 @@ class LazySchemas implements SchemaResolver {
 
 /**
  * The spec a core describes. The spec name, collection and source file every endpoint repeats
- * are shared, not one copy per endpoint as parsing makes them, and so are equal parameters,
- * responses and request bodies (one object each, read-only like every endpoint).
+ * are shared (see codec.ts), and so are equal parameters, responses and request bodies (one
+ * object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
   const detail = new SpecDetail(core, source);
@@ -214,14 +214,8 @@ export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec
     return made;
   };
   const meta = core.meta;
-  const files = new Map(meta.files.map((f) => [f, f]));
   const endpoints = core.endpoints as Endpoint[];
   for (const e of endpoints) {
-    const w = e as { -readonly [K in keyof Endpoint]: Endpoint[K] };
-    w.spec = meta.name;
-    w.collection = meta.collection;
-    const file = files.get(e.source.file);
-    if (file !== undefined) (e.source as { file: string }).file = file;
     for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
     for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
     for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
