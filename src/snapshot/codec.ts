@@ -236,6 +236,8 @@ class Expander {
 
   readonly #meta: SpecMeta;
   readonly #cold: ColdTexts;
+  /** Lists already made, by kind and content: endpoints with equal lists share one array. */
+  readonly #lists = new Map<string, readonly unknown[]>();
 
   constructor(strings: readonly string[], shared: readonly unknown[], meta: SpecMeta, cold: ColdTexts) {
     if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
@@ -253,7 +255,7 @@ class Expander {
     x['tags'] = this.#value(x['tags'], (tags) => (tags as unknown as unknown[]).forEach((t, i, all) => (all[i] = this.#string(t))));
     x['servers'] = this.#value(x['servers']);
     if (x['security'] !== undefined) x['security'] = this.#value(x['security']);
-    x['parameters'] = (x['parameters'] as unknown[]).map((n) =>
+    x['parameters'] = this.#list('p', x['parameters'], (n) =>
       this.#value(n, (p) => {
         for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
       }),
@@ -264,14 +266,23 @@ class Expander {
         for (const c of b['contents'] as Loose[]) c['mediaType'] = this.#string(c['mediaType']);
       });
     }
-    x['responses'] = (x['responses'] as unknown[]).map((n) =>
+    x['responses'] = this.#list('r', x['responses'], (n) =>
       this.#value(n, (r) => {
         r['status'] = this.#string(r['status']);
         r['label'] = this.#string(r['label']);
-        if (r['contentTypes'] !== undefined) r['contentTypes'] = (r['contentTypes'] as unknown[]).map((t) => this.#string(t));
+        if (r['contentTypes'] !== undefined) r['contentTypes'] = this.#list('c', r['contentTypes'], (t) => this.#string(t));
       }),
     );
     return new StoredEndpoint(x as unknown as HotFields, this.#string(x['source']), this.#cold, n);
+  }
+
+  /** `numbers` mapped by `each`, one array per kind and content (the items are shared values or strings: equal numbers, equal items). */
+  #list(kind: string, numbers: unknown, each: (n: unknown) => unknown): readonly unknown[] {
+    if (!Array.isArray(numbers)) throw new Error('spec image list is not a list');
+    const key = `${kind}${numbers.join(',')}`;
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = numbers.map(each)));
+    return list;
   }
 
   #string(n: unknown): string {

@@ -47,6 +47,29 @@ describe('a spec loaded from its snapshot', () => {
     assert.notEqual(restype[0], containers[0]);
   });
 
+  it('holds equal parameter, response and content-type lists as one array each', async (t) => {
+    const tmp = temp();
+    t.after(() => tmp.cleanup());
+    const cache = path.join(tmp.dir, 'cache');
+    await start(cache);
+    const spec = await start(cache);
+    const lists: [kind: string, list: readonly unknown[]][] = [
+      ...spec.endpoints.map((e) => ['parameters', e.parameters] as [string, readonly unknown[]]),
+      ...spec.endpoints.map((e) => ['responses', e.responses] as [string, readonly unknown[]]),
+      ...spec.endpoints.flatMap((e) => e.responses.flatMap((r) => (r.contentTypes ? [['content types', r.contentTypes] as [string, readonly unknown[]]] : []))),
+    ];
+    // Lists by kind and by the identity of their items: each such group must be one array.
+    const ids = new Map<unknown, number>();
+    const idOf = (x: unknown) => ids.get(x) ?? (ids.set(x, ids.size), ids.size - 1);
+    const arrays = new Map<string, Set<readonly unknown[]>>();
+    for (const [kind, list] of lists) {
+      const key = `${kind}:${list.map(idOf).join(',')}`;
+      arrays.set(key, (arrays.get(key) ?? new Set()).add(list));
+    }
+    assert.ok(lists.length > arrays.size, 'the fixture repeats lists');
+    for (const [key, set] of arrays) assert.equal(set.size, 1, `${key} is ${set.size} arrays`);
+  });
+
   it('reads its schema links from the snapshot file when first followed, and says so when that file changed', async (t) => {
     const tmp = temp();
     t.after(() => tmp.cleanup());
