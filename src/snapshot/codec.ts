@@ -13,7 +13,7 @@ import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 5;
+export const CODEC_VERSION = 6;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -80,7 +80,8 @@ interface Head {
   /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
   readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
     readonly summaries: readonly (readonly (number | string)[] | null)[];
-    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'>;
+    /** MiniSearch's serialized form without what comes with the postings (see `postingsReader`). */
+    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index' | 'documentIds' | 'fieldLength'>;
   };
 }
 
@@ -131,7 +132,9 @@ export function encodeSpec(
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
   const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
   const { endpoints: _e, schemas: _s, ...meta } = spec;
-  const { index: postings, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
+  // Per-document data goes with the postings (parsed on the first search): most specs of a large
+  // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.
+  const { index: postings, documentIds, fieldLength, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
   const postingChunks = chunks(postings);
@@ -150,7 +153,8 @@ export function encodeSpec(
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
-  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), cold.bytes, ...endpointChunks, ...postingChunks];
+  const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
+  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -327,7 +331,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 4 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+  if (count !== 5 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
@@ -360,19 +364,21 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
 
 /**
- * The postings, parsed when MiniSearch is first loaded (the first search reaching this spec).
- * A function of its own, not a closure inside `decodeCore`: closures share their function's
+ * The postings, with the documents' ids and field lengths (the first part), parsed when
+ * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
  * context, so one made there would keep the whole core's buffer alive until that first search.
  */
 function postingsReader(miniHead: Head['index']['mini'], bytes: Buffer, lengths: readonly number[]): () => MiniData {
   return () => {
+    const [first, ...rest] = lengths;
+    const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
     const index: MiniData['index'] = [];
-    let offset = 0;
-    for (const length of lengths) {
+    let offset = first!;
+    for (const length of rest) {
       for (const item of JSON.parse(bytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
       offset += length;
     }
-    return { ...miniHead, index } as MiniData;
+    return { ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index } as MiniData;
   };
 }
 
