@@ -9,11 +9,11 @@
 // The daemon keeps the core's objects and never the documents.
 import { createHash } from 'node:crypto';
 import type { IndexImage } from '../catalog/catalog.ts';
-import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
+import { type Endpoint, type ImportedSpec, type SchemaLink, endpointId } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 6;
+export const CODEC_VERSION = 7;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -222,7 +222,9 @@ type Loose = Record<string, unknown>;
 function shrink(e: Endpoint, t: Table): unknown {
   const str = (v: string | undefined) => (v === undefined ? undefined : t.string(v));
   // The spec and collection are the spec's own (in the head); description and source pointer are cold fields (see stored.ts).
-  const out: Loose = { ...e, spec: undefined, collection: undefined, description: undefined, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: t.string(e.source.file) };
+  // The id is made again from spec, method and path when it is just that (see StoredEndpoint).
+  const id = e.id === endpointId(e.spec, e.method, e.path) ? undefined : e.id;
+  const out: Loose = { ...e, id, spec: undefined, collection: undefined, description: undefined, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: t.string(e.source.file) };
   if (e.security !== undefined) out['security'] = t.value(e.security);
   out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
   const body = e.requestBody;
@@ -277,7 +279,9 @@ class Expander {
         if (r['contentTypes'] !== undefined) r['contentTypes'] = this.#list('c', r['contentTypes'], (t) => this.#string(t));
       }),
     );
-    return new StoredEndpoint(x as unknown as HotFields, this.#string(x['source']), this.#cold, n);
+    const id = x['id'];
+    if (id !== undefined && typeof id !== 'string') throw new Error('spec image endpoint id is not text');
+    return new StoredEndpoint(x as unknown as HotFields, id, this.#string(x['source']), this.#cold, n);
   }
 
   /** `numbers` mapped by `each`, one array per kind and content (the items are shared values or strings: equal numbers, equal items). */

@@ -4,7 +4,7 @@
 // asked for: by inspect, by a listing line of an endpoint without a summary, by a search that
 // checks a candidate's description. Recently inflated blocks are kept, up to a bound.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Endpoint, HttpMethod, Parameter, RequestBody, Response, SecurityRequirement, Server, SourceLocation } from '../model/index.ts';
+import { type Endpoint, type HttpMethod, type Parameter, type RequestBody, type Response, type SecurityRequirement, type Server, type SourceLocation, endpointId } from '../model/index.ts';
 
 /** Endpoints per block: one inflate (tens of microseconds) serves the block's neighbours too. */
 export const COLD_BLOCK = 16;
@@ -89,16 +89,16 @@ function isColdRow(row: unknown): boolean {
   );
 }
 
-/** What a decoded endpoint holds itself: everything but its cold fields. */
-export type HotFields = Omit<Endpoint, 'description' | 'source'>;
+/** What a decoded endpoint holds itself: everything but its cold fields and its id. */
+export type HotFields = Omit<Endpoint, 'description' | 'source' | 'id'>;
 
 /**
  * An endpoint of a decoded core. Its description and source location are read from the spec's
- * cold blocks on access (prototype getters: an object spread or `JSON.stringify` of it leaves
- * them out, so take them by name).
+ * cold blocks on access, and its id is made from its spec, method and path (as the importer made
+ * it) unless it is another (a repeated method and path: `#2`); prototype getters, so an object
+ * spread or `JSON.stringify` of it leaves them out: take them by name.
  */
 export class StoredEndpoint implements Endpoint {
-  readonly id: string;
   spec: string;
   collection: string;
   readonly method: HttpMethod;
@@ -112,12 +112,14 @@ export class StoredEndpoint implements Endpoint {
   readonly responses: readonly Response[];
   readonly servers: readonly Server[];
   readonly security?: readonly SecurityRequirement[];
+  /** The id when it is not `spec:METHOD:path`. */
+  readonly #id: string | undefined;
   readonly #file: string;
   readonly #cold: ColdTexts;
   readonly #n: number;
 
-  constructor(hot: HotFields, file: string, cold: ColdTexts, n: number) {
-    this.id = hot.id;
+  constructor(hot: HotFields, id: string | undefined, file: string, cold: ColdTexts, n: number) {
+    this.#id = id;
     this.spec = hot.spec;
     this.collection = hot.collection;
     this.method = hot.method;
@@ -134,6 +136,10 @@ export class StoredEndpoint implements Endpoint {
     this.#file = file;
     this.#cold = cold;
     this.#n = n;
+  }
+
+  get id(): string {
+    return this.#id ?? endpointId(this.spec, this.method, this.path);
   }
 
   get description(): string | undefined {

@@ -1,5 +1,5 @@
 // An endpoint's cold fields (description, source pointer and line) as a decoded core keeps them:
-// deflated in blocks, inflated on access. Whatever the texts and the order of access (across more
+// deflated in blocks, inflated on access; and its id, made from its parts unless it is another. Whatever the texts and the order of access (across more
 // blocks than are kept inflated), each endpoint reads back exactly its own fields.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,7 +18,7 @@ const cold: fc.Arbitrary<Cold> = fc.record(
 const endpointOf = (c: Cold): Endpoint =>
   ({ description: c.description, source: c.line === undefined ? { file: 'f', pointer: c.pointer } : { file: 'f', pointer: c.pointer, line: c.line } }) as unknown as Endpoint;
 
-const hot = { id: 'x', spec: 's', collection: 'c', method: 'GET', path: '/', tags: [], deprecated: false, parameters: [], responses: [], servers: [] } as const;
+const hot = { spec: 's', collection: 'c', method: 'GET', path: '/', tags: [], deprecated: false, parameters: [], responses: [], servers: [] } as const;
 
 describe('cold fields of decoded endpoints', () => {
   it('read back as written, in any order of access', () => {
@@ -28,7 +28,7 @@ describe('cold fields of decoded endpoints', () => {
         const texts = new ColdTexts(bytes, blocks, rows.length);
         const visit = rows.length === 0 ? [] : [...order.map((i) => i % rows.length), ...rows.keys()];
         for (const n of visit) {
-          const e = new StoredEndpoint(hot, 'file.json', texts, n);
+          const e = new StoredEndpoint(hot, undefined, 'file.json', texts, n);
           assert.equal(e.description, rows[n]!.description);
           assert.deepEqual(e.source, rows[n]!.line === undefined ? { file: 'file.json', pointer: rows[n]!.pointer } : { file: 'file.json', pointer: rows[n]!.pointer, line: rows[n]!.line });
         }
@@ -45,9 +45,17 @@ describe('cold fields of decoded endpoints', () => {
     });
     for (let round = 0; round < 2; round++) {
       for (let s = 0; s < specs.length; s++) {
-        for (let i = 0; i < specs[s]!.length; i += 7) assert.equal(new StoredEndpoint(hot, 'f', texts[s]!, i).description, `spec ${s} endpoint ${i}`);
+        for (let i = 0; i < specs[s]!.length; i += 7) assert.equal(new StoredEndpoint(hot, undefined, 'f', texts[s]!, i).description, `spec ${s} endpoint ${i}`);
       }
     }
+  });
+
+  it('leave an endpoint its id: made from spec, method and path, or the one it was given', () => {
+    const { bytes, blocks } = deflateCold([endpointOf({ pointer: '/0' })]);
+    const texts = new ColdTexts(bytes, blocks, 1);
+    const fields = { ...hot, spec: 'gh', method: 'POST', path: '/repos/{owner}/{repo}/issues' } as const;
+    assert.equal(new StoredEndpoint(fields, undefined, 'f', texts, 0).id, 'gh:POST:/repos/{owner}/{repo}/issues');
+    assert.equal(new StoredEndpoint(fields, 'gh:POST:/repos/{owner}/{repo}/issues#2', 'f', texts, 0).id, 'gh:POST:/repos/{owner}/{repo}/issues#2');
   });
 
   it('refuse block lengths that do not add up, and an endpoint number out of range', () => {

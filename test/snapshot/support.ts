@@ -14,7 +14,8 @@ export function served(spec: ImportedSpec): unknown {
     link === undefined ? undefined : { shallow: spec.schemas.shallow(link).node, resolved: spec.schemas.resolve(link, { maxDepth: 8 }) };
   const endpoint = (e: Endpoint) => ({
     ...e,
-    // A decoded endpoint reads these from its cold fields (getters a spread leaves out).
+    // A decoded endpoint makes these when asked (getters a spread leaves out).
+    id: e.id,
     description: e.description,
     source: e.source,
     parameters: e.parameters.map((p) => ({ ...p, schema: resolve(p.schema) })),
