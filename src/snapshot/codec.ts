@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { IndexImage } from '../catalog/catalog.ts';
 import { type Endpoint, type ImportedSpec, type SchemaLink, endpointId } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
+import { PostingBytes } from './postings.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
 export const CODEC_VERSION = 7;
@@ -37,6 +38,9 @@ export interface CoreData {
   readonly coreBytes: number;
   /** The index; its postings stay undecoded bytes until the first search that needs them. */
   readonly index: IndexImage;
+  /** Those bytes (see `PostingBytes.keepInFile`), and where they sit within the core's bytes. */
+  readonly postings: PostingBytes;
+  readonly postingsOffset: number;
   /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
   readonly prints: Buffer;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
@@ -356,13 +360,13 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const lengths: number[] = [];
   const from = at;
   for (let i = 4 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
-  const postingBytes = Buffer.from(buf.subarray(from, at));
+  const postings = new PostingBytes(Buffer.from(buf.subarray(from, at)));
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
-  const mini = postingsReader(h.index.mini, postingBytes, lengths);
+  const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
@@ -372,8 +376,10 @@ type MiniData = Exclude<IndexImage['mini'], () => unknown>;
  * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
  * context, so one made there would keep the whole core's buffer alive until that first search.
  */
-function postingsReader(miniHead: Head['index']['mini'], bytes: Buffer, lengths: readonly number[]): () => MiniData {
+function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): () => MiniData {
   return () => {
+    const bytes = postings.read();
+    if (!bytes) return postings.rebuild();
     const [first, ...rest] = lengths;
     const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
     const index: MiniData['index'] = [];

@@ -2,7 +2,7 @@
 // repeat once (one object, one schema link), and still serves exactly what a fresh import serves.
 // Its link table stays in the snapshot file until a schema is first followed.
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FileDigests } from '../../src/daemon/digests.ts';
@@ -68,6 +68,24 @@ describe('a spec loaded from its snapshot', () => {
     }
     assert.ok(lists.length > arrays.size, 'the fixture repeats lists');
     for (const [key, set] of arrays) assert.equal(set.size, 1, `${key} is ${set.size} arrays`);
+  });
+
+  it('reads its index postings from the snapshot file on the first search, and makes them again when that file changed', async (t) => {
+    const tmp = temp();
+    t.after(() => tmp.cleanup());
+    const cache = path.join(tmp.dir, 'cache');
+    await start(cache);
+    const fresh = await importSpec(FILE, OPTIONS);
+    assert.ok(fresh.ok);
+    const want = (served(fresh.spec) as { search: unknown }).search;
+    const intact = await start(cache);
+    assert.deepEqual((served(intact) as { search: unknown }).search, want);
+    const changed = await start(cache);
+    const [file] = readdirSync(cache).filter((f) => f.endsWith('.snap'));
+    const bytes = readFileSync(path.join(cache, file!));
+    // Every byte after the header's first kilobyte changed: the postings region with it.
+    writeFileSync(path.join(cache, file!), Buffer.concat([bytes.subarray(0, 1024), Buffer.alloc(bytes.length - 1024, 0x20)]));
+    assert.deepEqual((served(changed) as { search: unknown }).search, want);
   });
 
   it('reads its schema links from the snapshot file when first followed, and says so when that file changed', async (t) => {
