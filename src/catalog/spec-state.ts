@@ -148,9 +148,10 @@ class EntriesById implements IdLookup {
   readonly #entries: readonly Entry[];
   readonly #table: KeyTable;
 
-  constructor(entries: readonly Entry[]) {
+  /** `ids`: each entry's endpoint id (an endpoint may make its id anew on each read: read once). */
+  constructor(entries: readonly Entry[], ids: readonly string[]) {
     this.#entries = entries;
-    this.#table = new KeyTable(entries.map((e) => [e.endpoint.id, e.position] as const));
+    this.#table = new KeyTable(entries.map((e, i) => [ids[i]!, e.position] as const));
   }
 
   get(id: string): Entry | undefined {
@@ -176,23 +177,33 @@ const STEP = 500;
 
 function* collect(spec: ImportedSpec): Generator<void, Collected> {
   const entries: Entry[] = [];
-  const ids = new Set<string>();
+  const ids: string[] = [];
+  const seen = new Set<string>();
   const byTag = new Map<string, Endpoint[]>();
   let deprecated = 0;
   const paths: PathCache = new Map();
-  const lists = new Map<string, readonly unknown[]>();
+  const lists: SharedLists = { byContent: new Map(), byIdentity: new Map() };
   let n = 0;
   for (const endpoint of spec.endpoints) {
     if (++n % STEP === 0) yield;
+    const id = endpoint.id;
     // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
-    if (ids.has(endpoint.id)) continue;
-    ids.add(endpoint.id);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    ids.push(id);
     const entry = leanEntry(makeEntry(endpoint, entries.length + 1, entries.length, paths), lists);
     entries.push(entry);
     if (endpoint.deprecated) deprecated++;
     for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
-  return { entries, byId: new EntriesById(entries), byTag, deprecated, paths };
+  return { entries, byId: new EntriesById(entries, ids), byTag, deprecated, paths };
+}
+
+/** Word lists already made lean in one spec: by content, and by the list they were made from. */
+interface SharedLists {
+  readonly byContent: Map<string, readonly unknown[]>;
+  /** Lists of one path's facts come again for each of its methods: known by identity, no key to make. */
+  readonly byIdentity: Map<readonly unknown[], readonly unknown[]>;
 }
 
 /**
@@ -200,11 +211,14 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
  * are one array per spec, sized exactly (lists grown by push keep spare room: a one-word list
  * took 150 bytes).
  */
-function leanEntry(entry: Entry, lists: Map<string, readonly unknown[]>): Entry {
+function leanEntry(entry: Entry, lists: SharedLists): Entry {
   const shared = <T>(list: readonly T[]): readonly T[] => {
+    let kept = lists.byIdentity.get(list);
+    if (kept) return kept as readonly T[];
     const key = list.join('\u0000');
-    let kept = lists.get(key);
-    if (!kept) lists.set(key, (kept = list.slice()));
+    kept = lists.byContent.get(key);
+    if (!kept) lists.byContent.set(key, (kept = list.slice()));
+    lists.byIdentity.set(list, kept);
     return kept as readonly T[];
   };
   return { ...entry, resource: shared(entry.resource), pathWords: shared(entry.pathWords), verbs: shared(entry.verbs) };
