@@ -360,7 +360,10 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const lengths: number[] = [];
   const from = at;
   for (let i = 4 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
-  const postings = new PostingBytes(Buffer.from(buf.subarray(from, at)));
+  // A buffer of their own (not a slice of Node's shared pool): dropped when kept in the file, they free their memory.
+  const postingsCopy = Buffer.allocUnsafeSlow(at - from);
+  buf.copy(postingsCopy, 0, from, at);
+  const postings = new PostingBytes(postingsCopy);
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;

@@ -6,7 +6,7 @@
 // is read instead, if it still holds the bytes the spec was imported from. Otherwise the link says
 // what is missing rather than serve something else.
 import { closeSync, readFileSync } from 'node:fs';
-import { indexImage } from '../catalog/catalog.ts';
+import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import type { ResolvedSchema, SchemaResolver } from '../model/spec.ts';
 import { DocumentSet } from '../import/documents.ts';
@@ -204,11 +204,19 @@ export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec
   }
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
-  if ('file' in source) {
-    core.postings.keepInFile(source.file, source.offset - core.coreBytes + core.postingsOffset, () => {
-      const mini = indexImage(spec).mini;
-      return typeof mini === 'function' ? mini() : mini;
-    });
-  }
+  if ('file' in source) core.postings.keepInFile(source.file, source.offset - core.coreBytes + core.postingsOffset, rebuilder(spec));
   return spec;
 }
+
+/**
+ * The index of `spec` made again from its endpoints. A function of its own: a closure made in
+ * `specFromCore` would share its context, and keep the link map made there alive with the spec.
+ */
+function rebuilder(spec: ImportedSpec): () => MiniIndexData {
+  return () => {
+    const mini = indexImage(spec).mini;
+    return typeof mini === 'function' ? mini() : mini;
+  };
+}
+
+type MiniIndexData = Exclude<IndexImage['mini'], () => unknown>;
