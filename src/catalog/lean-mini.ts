@@ -150,6 +150,61 @@ class DenseMap<V> {
   }
 }
 
+/**
+ * Per short id, the document's field lengths, packed in one typed array (2 bytes a length where
+ * an array per document took about 80 bytes). MiniSearch's search reads `get(id)[field]` at once
+ * and keeps nothing, so `get` hands out one row it fills in place; iteration (`toJSON`) gets
+ * copies.
+ */
+class FieldLengths {
+  readonly #lengths: Uint16Array | Uint32Array;
+  readonly #fields: number;
+  readonly #row: number[];
+
+  private constructor(lengths: Uint16Array | Uint32Array, fields: number) {
+    this.#lengths = lengths;
+    this.#fields = fields;
+    this.#row = new Array<number>(fields).fill(0);
+  }
+
+  /** From MiniSearch's serialized form (short ids 0..n-1, each row `fields` long). */
+  static of(rows: MiniIndexData['fieldLength'], n: number, fields: number): FieldLengths {
+    let max = 0;
+    for (let i = 0; i < n; i++) for (const length of rows[i]!) if (length > max) max = length;
+    const lengths = max <= 0xffff ? new Uint16Array(n * fields) : new Uint32Array(n * fields);
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      for (let f = 0; f < fields; f++) lengths[i * fields + f] = row[f] ?? 0;
+    }
+    return new FieldLengths(lengths, fields);
+  }
+
+  get size(): number {
+    return this.#lengths.length / this.#fields;
+  }
+
+  has(id: number): boolean {
+    return id >= 0 && id < this.size;
+  }
+
+  /** Document `id`'s row: valid until the next `get` (see above). */
+  get(id: number): readonly number[] | undefined {
+    if (!this.has(id)) return undefined;
+    const row = this.#row;
+    const from = id * this.#fields;
+    for (let f = 0; f < this.#fields; f++) row[f] = this.#lengths[from + f]!;
+    return row;
+  }
+
+  *entries(): IterableIterator<[number, number[]]> {
+    for (let i = 0; i < this.size; i++) yield [i, Array.from(this.#lengths.subarray(i * this.#fields, (i + 1) * this.#fields))];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number[]]> {
+    return this.entries();
+  }
+}
+
 /** Document id -> short id, built on first use (search never asks; `has(id)` and stored fields do). */
 class ReverseIds {
   readonly #ids: DenseMap<unknown>;
@@ -205,17 +260,7 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
   const ids = new DenseMap<unknown>(Array.from({ length: n }, (_, i) => data.documentIds[i]));
   inner._documentIds = ids;
   inner._idToShortId = new ReverseIds(ids);
-  // Equal rows of field lengths are one array: documents of a spec often have the same lengths.
-  const rows = new Map<string, readonly number[]>();
-  const lengths: (readonly number[])[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const row = data.fieldLength[i]!;
-    const key = row.join(',');
-    let shared = rows.get(key);
-    if (!shared) rows.set(key, (shared = row));
-    lengths[i] = shared;
-  }
-  inner._fieldLength = new DenseMap(lengths);
+  inner._fieldLength = FieldLengths.of(data.fieldLength, n, fields);
 
   const index = data.index;
   let total = 0;

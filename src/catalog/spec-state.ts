@@ -2,6 +2,7 @@
 // and its search index; prepared ahead of `Catalog.replace` (from an index image when a snapshot
 // has one, in steps when the daemon asks) so the swap itself stays short.
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
+import { KeyTable } from './key-table.ts';
 import { type Entry, type IndexImage, type PathCache, SearchIndex, exactKey, makeEntry, normalizePath } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 
@@ -57,7 +58,7 @@ export class SpecState {
   readonly spec: ImportedSpec;
   readonly entries: readonly Entry[];
   readonly endpoints: readonly Endpoint[];
-  readonly byId: ReadonlyMap<string, Entry>;
+  readonly byId: IdLookup;
   readonly byTag: ReadonlyMap<string, readonly Endpoint[]>;
   /** Path look-ups, built on the first query that names a path or the first suggestion (most specs never need them). */
   #paths: PathMaps | undefined;
@@ -68,8 +69,8 @@ export class SpecState {
   position = 0;
   /** Terms a query may name this spec by (its name, title, host, collection). */
   readonly names: ReadonlySet<string>;
-  /** Exact summaries and operationIds (`exactKey`) -> entries, built on the first search. */
-  #exact: Map<string, Entry[]> | undefined;
+  /** Exact summaries and operationIds (`exactKey`) -> entries' positions, built on the first search. */
+  #exact: KeyTable | undefined;
 
   constructor(spec: ImportedSpec, image?: IndexImage, collected?: Collected) {
     this.spec = spec;
@@ -90,18 +91,21 @@ export class SpecState {
 
   /** Entries whose summary or operationId is, word for word, `key` (an `exactKey`). */
   exact(key: string): readonly Entry[] | undefined {
-    if (!this.#exact) {
-      const map = new Map<string, Entry[]>();
-      for (const entry of this.entries) {
-        const e = entry.endpoint;
-        const keys = new Set<string>();
-        if (e.summary) keys.add(exactKey(e.summary));
-        if (e.operationId) keys.add(exactKey(e.operationId));
-        for (const k of keys) if (k) push(map, k, entry);
-      }
-      this.#exact = map;
-    }
-    return this.#exact.get(key);
+    const keysOf = (entry: Entry): string[] => {
+      const e = entry.endpoint;
+      const keys: string[] = [];
+      if (e.summary) keys.push(exactKey(e.summary));
+      if (e.operationId) keys.push(exactKey(e.operationId));
+      return keys;
+    };
+    this.#exact ??= new KeyTable(
+      (function* (entries) {
+        for (const entry of entries) for (const k of keysOf(entry)) if (k) yield [k, entry.position] as const;
+      })(this.entries),
+    );
+    // Entries whose key hashes as `key` does, in document order; the keys are worked out again to check.
+    const out = this.#exact.candidates(key).map((i) => this.entries[i]!).filter((entry) => keysOf(entry).includes(key));
+    return out.length > 0 ? out : undefined;
   }
 
   /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
@@ -134,10 +138,35 @@ export class SpecState {
   }
 }
 
+/** Endpoint id -> entry. */
+export interface IdLookup {
+  get(id: string): Entry | undefined;
+}
+
+/** `IdLookup` over a spec's entries, in a `KeyTable` (ids are unique within a spec: see `collect`). */
+class EntriesById implements IdLookup {
+  readonly #entries: readonly Entry[];
+  readonly #table: KeyTable;
+
+  /** `ids`: each entry's endpoint id (an endpoint may make its id anew on each read: read once). */
+  constructor(entries: readonly Entry[], ids: readonly string[]) {
+    this.#entries = entries;
+    this.#table = new KeyTable(entries.map((e, i) => [ids[i]!, e.position] as const));
+  }
+
+  get(id: string): Entry | undefined {
+    for (const i of this.#table.candidates(id)) {
+      const entry = this.#entries[i]!;
+      if (entry.endpoint.id === id) return entry;
+    }
+    return undefined;
+  }
+}
+
 /** What a spec state is built from, collected in steps (`collect`) so a caller can pause between them. */
 interface Collected {
   readonly entries: Entry[];
-  readonly byId: Map<string, Entry>;
+  readonly byId: IdLookup;
   readonly byTag: Map<string, Endpoint[]>;
   readonly deprecated: number;
   readonly paths: PathCache;
@@ -148,22 +177,51 @@ const STEP = 500;
 
 function* collect(spec: ImportedSpec): Generator<void, Collected> {
   const entries: Entry[] = [];
-  const byId = new Map<string, Entry>();
+  const ids: string[] = [];
+  const seen = new Set<string>();
   const byTag = new Map<string, Endpoint[]>();
   let deprecated = 0;
   const paths: PathCache = new Map();
+  const lists: SharedLists = { byContent: new Map(), byIdentity: new Map() };
   let n = 0;
   for (const endpoint of spec.endpoints) {
     if (++n % STEP === 0) yield;
+    const id = endpoint.id;
     // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
-    if (byId.has(endpoint.id)) continue;
-    const entry = makeEntry(endpoint, entries.length + 1, entries.length, paths);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    ids.push(id);
+    const entry = leanEntry(makeEntry(endpoint, entries.length + 1, entries.length, paths), lists);
     entries.push(entry);
-    byId.set(endpoint.id, entry);
     if (endpoint.deprecated) deprecated++;
     for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
-  return { entries, byId, byTag, deprecated, paths };
+  return { entries, byId: new EntriesById(entries, ids), byTag, deprecated, paths };
+}
+
+/** Word lists already made lean in one spec: by content, and by the list they were made from. */
+interface SharedLists {
+  readonly byContent: Map<string, readonly unknown[]>;
+  /** Lists of one path's facts come again for each of its methods: known by identity, no key to make. */
+  readonly byIdentity: Map<readonly unknown[], readonly unknown[]>;
+}
+
+/**
+ * The entry with its word lists shared: equal lists (a resource, the path's words, the verbs)
+ * are one array per spec, sized exactly (lists grown by push keep spare room: a one-word list
+ * took 150 bytes).
+ */
+function leanEntry(entry: Entry, lists: SharedLists): Entry {
+  const shared = <T>(list: readonly T[]): readonly T[] => {
+    let kept = lists.byIdentity.get(list);
+    if (kept) return kept as readonly T[];
+    const key = list.join('\u0000');
+    kept = lists.byContent.get(key);
+    if (!kept) lists.byContent.set(key, (kept = list.slice()));
+    lists.byIdentity.set(list, kept);
+    return kept as readonly T[];
+  };
+  return { ...entry, resource: shared(entry.resource), pathWords: shared(entry.pathWords), verbs: shared(entry.verbs) };
 }
 
 function runSteps<T>(steps: Generator<void, T>): T {

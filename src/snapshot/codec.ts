@@ -9,10 +9,12 @@
 // The daemon keeps the core's objects and never the documents.
 import { createHash } from 'node:crypto';
 import type { IndexImage } from '../catalog/catalog.ts';
-import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
+import { type Endpoint, type ImportedSpec, type SchemaLink, endpointId } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
+import { PostingBytes } from './postings.ts';
+import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 4;
+export const CODEC_VERSION = 7;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -36,6 +38,9 @@ export interface CoreData {
   readonly coreBytes: number;
   /** The index; its postings stay undecoded bytes until the first search that needs them. */
   readonly index: IndexImage;
+  /** Those bytes (see `PostingBytes.keepInFile`), and where they sit within the core's bytes. */
+  readonly postings: PostingBytes;
+  readonly postingsOffset: number;
   /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
   readonly prints: Buffer;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
@@ -70,6 +75,8 @@ interface Head {
   readonly parts: readonly DetailPart[];
   readonly endpointChunks: number;
   readonly postingChunks: number;
+  /** Byte length of each deflated block of the endpoints' cold fields (see stored.ts). */
+  readonly coldBlocks: readonly number[];
   /** Strings endpoints repeat (parameter names and descriptions, tags, statuses...), by number. */
   readonly strings: readonly string[];
   /** Values endpoints share (servers, security), by number. */
@@ -77,7 +84,8 @@ interface Head {
   /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
   readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
     readonly summaries: readonly (readonly (number | string)[] | null)[];
-    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index'>;
+    /** MiniSearch's serialized form without what comes with the postings (see `postingsReader`). */
+    readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index' | 'documentIds' | 'fieldLength'>;
   };
 }
 
@@ -128,10 +136,13 @@ export function encodeSpec(
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
   const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
   const { endpoints: _e, schemas: _s, ...meta } = spec;
-  const { index: postings, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
+  // Per-document data goes with the postings (parsed on the first search): most specs of a large
+  // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.
+  const { index: postings, documentIds, fieldLength, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
   const postingChunks = chunks(postings);
+  const cold = deflateCold(endpoints);
   const head: Head = {
     v: CODEC_VERSION,
     meta,
@@ -140,12 +151,14 @@ export function encodeSpec(
     parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })),
     endpointChunks: endpointChunks.length,
     postingChunks: postingChunks.length,
+    coldBlocks: cold.blocks,
     strings: table.strings,
     shared: table.shared.map((text) => JSON.parse(text) as unknown),
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
-  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), ...endpointChunks, ...postingChunks];
+  const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
+  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -212,7 +225,10 @@ type Loose = Record<string, unknown>;
  */
 function shrink(e: Endpoint, t: Table): unknown {
   const str = (v: string | undefined) => (v === undefined ? undefined : t.string(v));
-  const out: Loose = { ...e, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: { ...e.source, file: t.string(e.source.file) } };
+  // The spec and collection are the spec's own (in the head); description and source pointer are cold fields (see stored.ts).
+  // The id is made again from spec, method and path when it is just that (see StoredEndpoint).
+  const id = e.id === endpointId(e.spec, e.method, e.path) ? undefined : e.id;
+  const out: Loose = { ...e, id, spec: undefined, collection: undefined, description: undefined, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: t.string(e.source.file) };
   if (e.security !== undefined) out['security'] = t.value(e.security);
   out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
   const body = e.requestBody;
@@ -228,20 +244,28 @@ class Expander {
   /** Shared values already expanded (in place), by number. */
   readonly #done: Uint8Array;
 
-  constructor(strings: readonly string[], shared: readonly unknown[]) {
+  readonly #meta: SpecMeta;
+  readonly #cold: ColdTexts;
+  /** Lists already made, by kind and content: endpoints with equal lists share one array. */
+  readonly #lists = new Map<string, readonly unknown[]>();
+
+  constructor(strings: readonly string[], shared: readonly unknown[], meta: SpecMeta, cold: ColdTexts) {
     if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
     this.#strings = strings;
     this.#shared = shared;
     this.#done = new Uint8Array(shared.length);
+    this.#meta = meta;
+    this.#cold = cold;
   }
 
-  endpoint(x: Loose): Endpoint {
+  /** Endpoint `n` of the spec, from its item in an endpoint chunk. */
+  endpoint(x: Loose, n: number): Endpoint {
+    x['spec'] = this.#meta.name;
+    x['collection'] = this.#meta.collection;
     x['tags'] = this.#value(x['tags'], (tags) => (tags as unknown as unknown[]).forEach((t, i, all) => (all[i] = this.#string(t))));
     x['servers'] = this.#value(x['servers']);
     if (x['security'] !== undefined) x['security'] = this.#value(x['security']);
-    const source = x['source'] as Loose;
-    source['file'] = this.#string(source['file']);
-    x['parameters'] = (x['parameters'] as unknown[]).map((n) =>
+    x['parameters'] = this.#list('p', x['parameters'], (n) =>
       this.#value(n, (p) => {
         for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
       }),
@@ -252,14 +276,25 @@ class Expander {
         for (const c of b['contents'] as Loose[]) c['mediaType'] = this.#string(c['mediaType']);
       });
     }
-    x['responses'] = (x['responses'] as unknown[]).map((n) =>
+    x['responses'] = this.#list('r', x['responses'], (n) =>
       this.#value(n, (r) => {
         r['status'] = this.#string(r['status']);
         r['label'] = this.#string(r['label']);
-        if (r['contentTypes'] !== undefined) r['contentTypes'] = (r['contentTypes'] as unknown[]).map((t) => this.#string(t));
+        if (r['contentTypes'] !== undefined) r['contentTypes'] = this.#list('c', r['contentTypes'], (t) => this.#string(t));
       }),
     );
-    return x as unknown as Endpoint;
+    const id = x['id'];
+    if (id !== undefined && typeof id !== 'string') throw new Error('spec image endpoint id is not text');
+    return new StoredEndpoint(x as unknown as HotFields, id, this.#string(x['source']), this.#cold, n);
+  }
+
+  /** `numbers` mapped by `each`, one array per kind and content (the items are shared values or strings: equal numbers, equal items). */
+  #list(kind: string, numbers: unknown, each: (n: unknown) => unknown): readonly unknown[] {
+    if (!Array.isArray(numbers)) throw new Error('spec image list is not a list');
+    const key = `${kind}${numbers.join(',')}`;
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = numbers.map(each)));
+    return list;
   }
 
   #string(n: unknown): string {
@@ -304,45 +339,61 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 3 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+  if (count !== 5 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
   const links = slice(1);
   // The prints stay (as bytes): a copy, so the core's buffer can go.
   const prints = Buffer.from(slice(2));
+  // The cold fields stay deflated (a copy, as the prints).
+  const cold = new ColdTexts(Buffer.from(slice(3)), head.coldBlocks ?? [], head.endpointCount);
   const endpoints: Endpoint[] = [];
-  const expander = new Expander(head.strings ?? [], head.shared ?? []);
-  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
+  const expander = new Expander(head.strings ?? [], head.shared ?? [], head.meta, cold);
+  for (let i = 4; i < 4 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
-    for (const item of items) endpoints.push(expander.endpoint(item as Loose));
+    for (const item of items) endpoints.push(expander.endpoint(item as Loose, endpoints.length));
   }
   // The postings stay as bytes until the first search that needs them: one copy of them all.
   const lengths: number[] = [];
   const from = at;
-  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
-  const postingBytes = Buffer.from(buf.subarray(from, at));
+  for (let i = 4 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  // A buffer of their own (not a slice of Node's shared pool): dropped when kept in the file, they free their memory.
+  const postingsCopy = Buffer.allocUnsafeSlow(at - from);
+  buf.copy(postingsCopy, 0, from, at);
+  const postings = new PostingBytes(postingsCopy);
   if (at !== buf.length) throw new Error('spec image has trailing bytes');
   if (head.endpointCount !== endpoints.length) throw new Error('spec image parts do not agree');
   const h = head as Head;
-  const miniHead = h.index.mini;
-  // The postings are parsed when MiniSearch is first loaded (the first search reaching this spec).
-  const mini = (): MiniData => {
-    const index: MiniData['index'] = [];
-    let offset = 0;
-    for (const length of lengths) {
-      for (const item of JSON.parse(postingBytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
-      offset += length;
-    }
-    return { ...miniHead, index } as MiniData;
-  };
+  const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, prints, digests: h.digests, parts: h.parts };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, prints, digests: h.digests, parts: h.parts };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
+
+/**
+ * The postings, with the documents' ids and field lengths (the first part), parsed when
+ * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
+ * context, so one made there would keep the whole core's buffer alive until that first search.
+ */
+function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): () => MiniData {
+  return () => {
+    const bytes = postings.read();
+    if (!bytes) return postings.rebuild();
+    const [first, ...rest] = lengths;
+    const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
+    const index: MiniData['index'] = [];
+    let offset = first!;
+    for (const length of rest) {
+      for (const item of JSON.parse(bytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
+      offset += length;
+    }
+    return { ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index } as MiniData;
+  };
+}
 
 /**
  * Each summary's terms as their number in the index's term list (a term the list lacks stays

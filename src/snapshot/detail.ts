@@ -5,7 +5,8 @@
 // A detail part whose bytes do not match the digest the core recorded is not used: the source file
 // is read instead, if it still holds the bytes the spec was imported from. Otherwise the link says
 // what is missing rather than serve something else.
-import { openSync, readSync, closeSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
+import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import type { ResolvedSchema, SchemaResolver } from '../model/spec.ts';
 import { DocumentSet } from '../import/documents.ts';
@@ -13,6 +14,7 @@ import { lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
 import { type CoreData, type LinkRow, sha256 } from './codec.ts';
+import { readAt, tryOpen } from './file-region.ts';
 
 /** Where a spec's detail bytes are: a region of a snapshot file, or memory. */
 export type DetailSource = { readonly file: string; readonly offset: number } | { readonly bytes: Buffer };
@@ -129,26 +131,6 @@ class SpecDetail {
   }
 }
 
-function tryOpen(file: string): number | undefined {
-  try {
-    return openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-}
-
-function readAt(fd: number | undefined, offset: number, length: number): Buffer | undefined {
-  if (fd === undefined) return undefined;
-  const out = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, out, done, length - done, offset + done);
-    if (n <= 0) return undefined;
-    done += n;
-  }
-  return out;
-}
-
 /** The source file parsed again, if it still holds the bytes the spec was built from. */
 function fromSource(file: string, digest: string | undefined): unknown {
   try {
@@ -198,8 +180,8 @@ class LazySchemas implements SchemaResolver {
 
 /**
  * The spec a core describes. The spec name, collection and source file every endpoint repeats
- * are shared, not one copy per endpoint as parsing makes them, and so are equal parameters,
- * responses and request bodies (one object each, read-only like every endpoint).
+ * are shared (see codec.ts), and so are equal parameters, responses and request bodies (one
+ * object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
   const detail = new SpecDetail(core, source);
@@ -214,17 +196,27 @@ export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec
     return made;
   };
   const meta = core.meta;
-  const files = new Map(meta.files.map((f) => [f, f]));
   const endpoints = core.endpoints as Endpoint[];
   for (const e of endpoints) {
-    const w = e as { -readonly [K in keyof Endpoint]: Endpoint[K] };
-    w.spec = meta.name;
-    w.collection = meta.collection;
-    const file = files.get(e.source.file);
-    if (file !== undefined) (e.source as { file: string }).file = file;
     for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
     for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
     for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
   }
-  return { ...meta, endpoints, schemas: new LazySchemas(detail) };
+  const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
+  // Served from a snapshot file, the index's postings stay there until a first search needs them.
+  if ('file' in source) core.postings.keepInFile(source.file, source.offset - core.coreBytes + core.postingsOffset, rebuilder(spec));
+  return spec;
 }
+
+/**
+ * The index of `spec` made again from its endpoints. A function of its own: a closure made in
+ * `specFromCore` would share its context, and keep the link map made there alive with the spec.
+ */
+function rebuilder(spec: ImportedSpec): () => MiniIndexData {
+  return () => {
+    const mini = indexImage(spec).mini;
+    return typeof mini === 'function' ? mini() : mini;
+  };
+}
+
+type MiniIndexData = Exclude<IndexImage['mini'], () => unknown>;

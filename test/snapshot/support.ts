@@ -14,6 +14,10 @@ export function served(spec: ImportedSpec): unknown {
     link === undefined ? undefined : { shallow: spec.schemas.shallow(link).node, resolved: spec.schemas.resolve(link, { maxDepth: 8 }) };
   const endpoint = (e: Endpoint) => ({
     ...e,
+    // A decoded endpoint makes these when asked (getters a spread leaves out).
+    id: e.id,
+    description: e.description,
+    source: e.source,
     parameters: e.parameters.map((p) => ({ ...p, schema: resolve(p.schema) })),
     ...(e.requestBody ? { requestBody: { ...e.requestBody, contents: e.requestBody.contents.map((c) => ({ ...c, schema: resolve(c.schema) })) } } : {}),
     responses: e.responses.map((r) => ({ ...r, schema: resolve(r.schema) })),

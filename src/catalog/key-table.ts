@@ -1,0 +1,57 @@
+// String keys -> small numbers (an endpoint's place in its spec), without keeping the keys: each
+// key's 32-bit hash and its number sit in one sorted typed array, about 8 bytes per pair, where a
+// Map<string, ...> costs 40-90 bytes per key beside the key strings it holds. A look-up returns the
+// numbers stored under the key's hash; the caller checks each against the real key (two keys may
+// share a hash), which is cheap since it reads fields the entry already has.
+
+/** FNV-1a over the UTF-16 code units of `s`. */
+export function hashKey(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Numbers kept below this (2^21): hash and number share one float64 exactly (2^32 x 2^21 = 2^53). */
+const MAX_VALUE = 2 ** 21;
+
+export class KeyTable {
+  /** `hash * MAX_VALUE + value`, ascending. */
+  readonly #pairs: Float64Array;
+
+  /** `pairs`: [key, value] in any order; a repeated pair is kept once. */
+  constructor(pairs: Iterable<readonly [string, number]>) {
+    const list: number[] = [];
+    for (const [key, value] of pairs) {
+      if (!(Number.isInteger(value) && value >= 0 && value < MAX_VALUE)) throw new RangeError(`KeyTable: value ${value} out of range`);
+      list.push(hashKey(key) * MAX_VALUE + value);
+    }
+    const sorted = Float64Array.from(list).sort();
+    let n = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!;
+    this.#pairs = n === sorted.length ? sorted : sorted.slice(0, n);
+  }
+
+  get size(): number {
+    return this.#pairs.length;
+  }
+
+  /** Values stored under keys that hash as `key` does, ascending: check each against `key`. */
+  candidates(key: string): number[] {
+    const pairs = this.#pairs;
+    const from = hashKey(key) * MAX_VALUE;
+    const to = from + MAX_VALUE;
+    let lo = 0;
+    let hi = pairs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (pairs[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < pairs.length && pairs[i]! < to; i++) out.push(pairs[i]! - from);
+    return out;
+  }
+}
