@@ -9,6 +9,7 @@ import { safeText } from '../model/safe-text.ts';
 import { handleShutdownSignals } from '../daemon/signals.ts';
 import { removeSocketFile } from '../ipc/server.ts';
 import type { CommandContext } from './types.ts';
+import { traceStep } from '../daemon/start-trace.ts';
 
 /** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
 export function applyServeFlags(config: Config, options: Readonly<Record<string, unknown>>): Config {
@@ -35,6 +36,7 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
+  traceStep('serve command loaded');
   // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: without a
   // listener the stream's 'error' event would be thrown and take the daemon down with it.
   ctx.stderr.on('error', () => {});
@@ -42,6 +44,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const read = async (): Promise<Config> =>
     applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
   const config = await read();
+  traceStep('config read');
   // Over HTTP, a port in use is said now, before the daemon's modules load and the specs import.
   if (config.serve.transport !== 'stdio') await checkPortFree(config.serve.host, config.serve.port);
   const { startServe } = await import('../daemon/serve.ts');

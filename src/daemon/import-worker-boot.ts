@@ -4,6 +4,7 @@
 import module from 'node:module';
 import { workerData } from 'node:worker_threads';
 
+if (process.env['SVC_TRACE_START'] === '1') process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} worker boot\n`);
 const dir = (workerData as { compileCache?: string } | undefined)?.compileCache;
 if (dir) {
   try {

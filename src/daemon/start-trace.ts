@@ -1,0 +1,12 @@
+// Start-up trace: with SVC_TRACE_START=1, each step of `svc serve`'s start writes one line to stderr
+// (`svc-trace <epoch ms> <thread> <step>`), so where the milliseconds from spawn to the first
+// answer go can be read off one run, the import worker's steps included. Off, it costs one check.
+import { isMainThread } from 'node:worker_threads';
+
+const ON = process.env['SVC_TRACE_START'] === '1';
+const THREAD = isMainThread ? 'main' : 'worker';
+
+/** Writes `step` with the time now, when tracing is on. */
+export function traceStep(step: string): void {
+  if (ON) process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} ${THREAD} ${step}\n`);
+}
