@@ -273,7 +273,10 @@ async function serveWith(
     })());
   const hooks = services
     ? {
-        toolCall: (tool: string, ms: number, ok: boolean) => services.metrics.toolCall(tool, ms, ok),
+        toolCall: (tool: string, ms: number, ok: boolean) => {
+          traceStep(`tool call answered: ${tool}`);
+          services.metrics.toolCall(tool, ms, ok);
+        },
         sessionOpened: () => services.metrics.sessionOpened(),
         sessionClosed: () => services.metrics.sessionClosed(),
         onCatalogChanged: services.events.onCatalogChanged.bind(services.events),

@@ -1,6 +1,6 @@
 // SVC_TRACE_START=1: a real `svc serve` writes each step of its start to stderr, in order, the
-// import worker's steps included, so where the time to the first answer goes can be read off one
-// run; without it, no trace line at all.
+// import worker's steps included (with the thread's CPU time, where Node has it), so where the time
+// to the first answer goes can be read off one run; without it, no trace line at all.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openapi, project, startDaemon, type Op } from './support.ts';
@@ -9,7 +9,7 @@ const OPS: Op[] = Array.from({ length: 5 }, (_, i) => ({ method: 'GET', path: `/
 
 /** The steps of the trace lines in stderr, in time order: [thread, step]. */
 function steps(stderr: string): [string, string][] {
-  const lines = [...stderr.matchAll(/^svc-trace (\d+(?:\.\d+)?) (main|worker) (.+)$/gm)];
+  const lines = [...stderr.matchAll(/^svc-trace (\d+(?:\.\d+)?) (main|worker) (.+?)(?: \(cpu \d+\))?$/gm)];
   return lines.sort((a, b) => Number(a[1]) - Number(b[1])).map((m) => [m[2]!, m[3]!]);
 }
 
@@ -32,6 +32,7 @@ test('a cold start traces its steps in order, the worker imports before the cata
     assert.ok(at('worker imported') < at('worker index built'));
     assert.ok(at('worker encoded') < at('main reply received'));
     assert.ok(at('main reply received') < at('main catalogue served'));
+    if (typeof process.threadCpuUsage === 'function') assert.match(d.stderr(), /^svc-trace \S+ worker imported \(cpu \d+\)$/m);
 
     d = await startDaemon(p, ['--transport', 'http', '--port', '0'], { SVC_TRACE_START: '1' });
     await d.stop();
