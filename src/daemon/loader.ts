@@ -51,7 +51,7 @@ export class SpecLoader {
     }
     if (dir !== undefined && snapshot) {
       traceStep('snapshot read start');
-      const read = await readSnapshot(dir, key);
+      const read = await (this.#options.coldStart?.takeRead(key) ?? readSnapshot(dir, key));
       traceStep('snapshot read');
       if (read.ok) {
         const loaded = await this.#fromSnapshot(read.core, { file: read.file, offset: read.detailOffset });

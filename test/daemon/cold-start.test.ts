@@ -3,7 +3,7 @@
 // worker thread, real files and a real cache folder: what is served must be what a fresh import
 // serves, the note must say why it was imported, and a warm start must start no worker at all.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ColdStart } from '../../src/daemon/cold-start.ts';
@@ -68,7 +68,7 @@ describe('a cold start', () => {
     }
   });
 
-  it('starts no worker when every snapshot is there, and the specs come from their snapshots', async () => {
+  it('starts no worker when every snapshot is there, reads the first snapshots ahead, and the specs come from them', async () => {
     const t = temp();
     try {
       const first = start(t.dir);
@@ -78,12 +78,35 @@ describe('a cold start', () => {
       cold.begin(t.dir, VERSION, SPECS);
       await tick();
       assert.equal(cold.pool.running, false, 'a warm start starts no worker');
-      for (const s of SPECS) {
+      for (const [i, s] of SPECS.entries()) {
         assert.equal(cold.take(keyOf(s)), undefined);
         const outcome = await loader.load(s.file, s.options, true);
         assert.ok(outcome.ok);
         assert.equal(loadNote(outcome.spec), 'loaded from snapshot');
+        assert.deepEqual(served(outcome.spec), await fresh(s), s.file);
+        // The first two snapshots were read ahead; the loader took those reads (each once).
+        assert.equal(cold.takeRead(keyOf(s)), undefined, `read ahead ${i < 2 ? 'and taken' : 'not'}`);
       }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a snapshot read ahead that turns out damaged is rebuilt from the file, and the note says why', async () => {
+    const t = temp();
+    try {
+      const s = SPECS[0]!;
+      const first = start(t.dir);
+      assert.ok((await first.loader.load(s.file, s.options, true)).ok);
+      await first.loader.close();
+      const file = snapshotFile(t.dir, keyOf(s));
+      writeFileSync(file, readFileSync(file).subarray(0, 100));
+      const { cold, loader } = start(t.dir);
+      cold.begin(t.dir, VERSION, [s]);
+      const outcome = await loader.load(s.file, s.options, true);
+      assert.ok(outcome.ok);
+      assert.match(loadNote(outcome.spec) ?? '', /^rebuilt: snapshot damaged \(.+\); snapshot saved$/);
+      assert.deepEqual(served(outcome.spec), await fresh(s));
     } finally {
       t.cleanup();
     }
