@@ -51,8 +51,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
   const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
-  // stopped would leave none, so write it once everything start-up needs is loaded.
-  void daemon.ready.then(() => module.flushCompileCache?.());
+  // stopped would leave none, so write it once everything start-up needs is loaded: after the tool
+  // calls that waited for the catalogue are answered (a cold start writes a few MB of it).
+  void daemon.ready.then(() => setImmediate(() => module.flushCompileCache?.()));
   // SIGTERM/SIGINT end the daemon within a second, also in the middle of an import.
   const socketPath = daemon.services?.socketPath;
   const unhandle = handleShutdownSignals({ close: () => daemon.close(), ...(socketPath ? { onForcedExit: () => removeSocketFile(socketPath) } : {}) });
