@@ -194,8 +194,8 @@ async function serveWith(
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
   let session: SessionContext = { catalog, config, invoker };
-  // Before the import and the transport: a second daemon on the same socket stops here with a clear
-  // message, and the watcher is on before any spec file is read.
+  // Before the transport: a second daemon on the same socket stops here with a clear message (and
+  // ends the import a cold start began). The watcher is on before the specs are served.
   const services =
     options.services === false
       ? undefined
