@@ -12,6 +12,8 @@ import { ImportPool, type JobReply } from './import-pool.ts';
 
 /** Imports sent, and snapshots read, ahead at most: each waits in memory until the loader comes to its spec. */
 const AHEAD = 2;
+/** Specs looked at: the loader takes them in config order, so only the first ones can gain (a hub has thousands). */
+const LOOKED_AT = 8;
 
 export interface StartSpec {
   readonly file: string;
@@ -43,7 +45,7 @@ export class ColdStart {
    * the first snapshots that are there.
    */
   begin(dir: string | undefined, svcVersion: string, specs: readonly StartSpec[]): void {
-    for (const s of specs) {
+    for (const s of specs.slice(0, LOOKED_AT)) {
       if (this.#jobs.size >= AHEAD && (dir === undefined || this.#reads.size >= AHEAD)) return;
       const key = snapshotKey({ svcVersion, importKey: JSON.stringify([s.file, s.options]) });
       // Synchronous on purpose (one stat each, a few specs): a callback would wait behind the

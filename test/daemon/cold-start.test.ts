@@ -92,6 +92,25 @@ describe('a cold start', () => {
     }
   });
 
+  it('looks at the first specs only: a hub of specs is not stat-ed one by one before anything loads', async () => {
+    const t = temp();
+    try {
+      const file = SPECS[2]!.file;
+      const many = Array.from({ length: 12 }, (_, i) => ({ file, options: opts(`copy${i}`) }));
+      const first = start(t.dir);
+      // Snapshots for the first ten; the last two have none, but lie beyond the ones looked at.
+      for (const s of many.slice(0, 10)) assert.ok((await first.loader.load(s.file, s.options, true)).ok);
+      await first.loader.close();
+      const { cold } = start(t.dir);
+      cold.begin(t.dir, VERSION, many);
+      await tick();
+      assert.equal(cold.pool.running, false, 'no import sent for a spec past the first ones');
+      for (const s of many.slice(10)) assert.equal(cold.take(keyOf(s)), undefined);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('a snapshot read ahead that turns out damaged is rebuilt from the file, and the note says why', async () => {
     const t = temp();
     try {
