@@ -100,12 +100,25 @@ interface Start {
   readonly peakRss: number;
 }
 
-/** Spawns a stdio MCP server, calls one tool, and reports spawn -> answer and the peak RSS. */
-async function spawnAndAsk(command: string, args: string[], env: Record<string, string>, tool: string, toolArgs: Record<string, unknown>): Promise<Start> {
+/** One traced step of svc's start (SVC_TRACE_START=1): ms after the spawn, thread, step, that thread's CPU ms so far. */
+interface Step {
+  readonly ms: number;
+  readonly thread: string;
+  readonly step: string;
+  readonly cpu?: number;
+}
+
+/**
+ * Spawns a stdio MCP server, calls one tool, and reports spawn -> answer and the peak RSS; with
+ * `trace`, the start's steps as svc traces them on stderr.
+ */
+async function spawnAndAsk(command: string, args: string[], env: Record<string, string>, tool: string, toolArgs: Record<string, unknown>, trace?: Step[]): Promise<Start> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_COMPILE_CACHE') base[k] = v;
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command, args, env: { ...base, ...env }, stderr: 'ignore', cwd: REPO });
+  const transport = new StdioClientTransport({ command, args, env: { ...base, ...env, ...(trace ? { SVC_TRACE_START: '1' } : {}) }, stderr: trace ? 'pipe' : 'ignore', cwd: REPO });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'svc-startup-bench', version: '1' });
   await client.connect(transport);
   const result = (await client.callTool({ name: tool, arguments: toolArgs })) as CallToolResult;
@@ -114,13 +127,32 @@ async function spawnAndAsk(command: string, args: string[], env: Record<string, 
   const rss = peakRss(transport.pid);
   const cpu = cpuMs(transport.pid);
   await client.close();
+  if (trace) {
+    const spawnedAt = performance.timeOrigin + t0;
+    for (const m of stderr.matchAll(/^svc-trace (\S+) (main|worker) (.+?)(?: \(cpu (\d+)\))?$/gm)) {
+      trace.push({ ms: Number(m[1]) - spawnedAt, thread: m[2]!, step: m[3]!, ...(m[4] !== undefined ? { cpu: Number(m[4]) } : {}) });
+    }
+    trace.sort((a, b) => a.ms - b.ms);
+    trace.push({ ms: firstAnswerMs, thread: 'client', step: 'search answer received' });
+  }
   return { firstAnswerMs, cpuMs: cpu, peakRss: rss };
 }
 
+/** A traced start as a table: each step's time after the spawn, and the CPU its thread had used by then. */
+function traceTable(title: string, steps: readonly Step[]): string[] {
+  return [
+    `${title}:`,
+    '',
+    '| ms after spawn | thread | step | thread CPU ms so far |',
+    '|---:|---|---|---:|',
+    ...steps.map((s) => `| ${s.ms.toFixed(0)} | ${s.thread} | ${s.step} | ${s.cpu ?? ''} |`),
+  ];
+}
+
 /** The checkout's bin/svc.js (TypeScript sources), or an installed package's entry script. */
-function svcStart(config: string, cacheHome: string, bin: string = SVC): Promise<Start> {
+function svcStart(config: string, cacheHome: string, bin: string = SVC, trace?: Step[]): Promise<Start> {
   const loader = bin === SVC && !process.features?.typescript ? ['--import', 'tsx'] : [];
-  return spawnAndAsk(process.execPath, [...loader, bin, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' });
+  return spawnAndAsk(process.execPath, [...loader, bin, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' }, trace);
 }
 
 function summary(label: string, starts: readonly Start[]): { line: string; first: number; rss: number } {
@@ -227,6 +259,12 @@ export async function run(): Promise<string> {
       );
     }
   }
+  // Where the time goes: one traced start of each kind (the installed package when there is one).
+  const coldTrace: Step[] = [];
+  const warmTrace: Step[] = [];
+  const tracedHome = path.join(dir, 'traced-cold');
+  await svcStart(config, tracedHome, installed ?? SVC, coldTrace);
+  await svcStart(config, installed ? installedWarmHome : warmHome, installed ?? SVC, warmTrace);
   rmSync(dir, { recursive: true, force: true });
   const rows = [
     summary('svc installed package, warm (snapshot + compile cache)', installedWarm),
@@ -245,6 +283,10 @@ export async function run(): Promise<string> {
     if (installed) out.push(`Ratios to the peer, installed package: ${ratios(rows[0]!, rows[1]!)}.`, '');
     out.push(`Ratios to the peer, checkout: ${ratios(rows.at(-2)!, rows.at(-1)!)}.`);
   } else out.push('', `Peer not measured: ${PEER}@${PEER_VERSION} could not be installed into ${path.relative(REPO, PEER_DIR)}.`);
+
+  const which = installed ? 'installed package' : 'checkout';
+  out.push('', `Where the time goes (SVC_TRACE_START=1, one start of each kind, ${which}; wall times on a busy machine stretch, CPU times much less):`, '');
+  out.push(...traceTable('Cold start (empty cache folder)', coldTrace), '', ...traceTable('Warm start', warmTrace));
 
   const raw = readFileSync(file, 'utf8');
   const parse: number[] = [];

@@ -8,6 +8,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { nodeProblem } from './node-version.js';
 
+if (process.env.SVC_TRACE_START === '1') process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main bin\n`);
+
 const tooOld = nodeProblem(process.versions.node);
 if (tooOld) {
   process.stderr.write(`${tooOld}\n`);

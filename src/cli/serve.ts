@@ -9,6 +9,7 @@ import { safeText } from '../model/safe-text.ts';
 import { handleShutdownSignals } from '../daemon/signals.ts';
 import { removeSocketFile } from '../ipc/server.ts';
 import type { CommandContext } from './types.ts';
+import { traceStep } from '../daemon/start-trace.ts';
 
 /** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
 export function applyServeFlags(config: Config, options: Readonly<Record<string, unknown>>): Config {
@@ -35,6 +36,7 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
+  traceStep('serve command loaded');
   // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: without a
   // listener the stream's 'error' event would be thrown and take the daemon down with it.
   ctx.stderr.on('error', () => {});
@@ -42,14 +44,16 @@ export async function run(ctx: CommandContext): Promise<number> {
   const read = async (): Promise<Config> =>
     applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
   const config = await read();
+  traceStep('config read');
   // Over HTTP, a port in use is said now, before the daemon's modules load and the specs import.
   if (config.serve.transport !== 'stdio') await checkPortFree(config.serve.host, config.serve.port);
   const { startServe } = await import('../daemon/serve.ts');
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
   const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
-  // stopped would leave none, so write it once everything start-up needs is loaded.
-  void daemon.ready.then(() => module.flushCompileCache?.());
+  // stopped would leave none, so write it once everything start-up needs is loaded: after the tool
+  // calls that waited for the catalogue are answered (a cold start writes a few MB of it).
+  void daemon.ready.then(() => setImmediate(() => module.flushCompileCache?.()));
   // SIGTERM/SIGINT end the daemon within a second, also in the middle of an import.
   const socketPath = daemon.services?.socketPath;
   const unhandle = handleShutdownSignals({ close: () => daemon.close(), ...(socketPath ? { onForcedExit: () => removeSocketFile(socketPath) } : {}) });

@@ -14,6 +14,7 @@ import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportOutcome } from '../model/index.ts';
+import { traceStep } from './start-trace.ts';
 
 export interface ImportJob {
   readonly id: number;
@@ -134,6 +135,7 @@ export class ImportPool {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
+    traceStep('worker starting');
     const compileCache = module.getCompileCacheDir?.();
     // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
     const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';

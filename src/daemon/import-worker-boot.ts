@@ -3,7 +3,9 @@
 // importers afresh on every start, about a second of the first import on a busy machine.
 import module from 'node:module';
 import { workerData } from 'node:worker_threads';
+import { traceStep } from './start-trace.ts';
 
+traceStep('boot');
 const dir = (workerData as { compileCache?: string } | undefined)?.compileCache;
 if (dir) {
   try {

@@ -12,6 +12,9 @@ import { encodeSpec } from '../snapshot/codec.ts';
 import { writeSnapshot } from '../snapshot/store.ts';
 import { fingerprintList } from './diff.ts';
 import type { ImportJob, JobReply } from './import-pool.ts';
+import { traceStep } from './start-trace.ts';
+
+traceStep('worker modules loaded');
 
 /**
  * sha256 hex per file, as the importer read it (no second read: the next start compares these with
@@ -31,7 +34,9 @@ function own(bytes: Uint8Array): ArrayBuffer {
 }
 
 async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBuffer[] }> {
+  traceStep('job received');
   const outcome = await importSpec(job.file, job.options);
+  traceStep('imported');
   if (!outcome.ok) return { reply: { id: job.id, kind: 'failed', outcome }, transfer: [] };
   const spec = outcome.spec;
   const schemas = spec.schemas;
@@ -39,7 +44,12 @@ async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBu
   const digests = fileDigests(spec, schemas.documents);
   let encoded;
   try {
-    encoded = encodeSpec(spec, (f) => schemas.documents.doc(f), indexImage(spec), fingerprintList(spec), digests);
+    const image = indexImage(spec);
+    traceStep('index built');
+    const prints = fingerprintList(spec);
+    traceStep('fingerprints');
+    encoded = encodeSpec(spec, (f) => schemas.documents.doc(f), image, prints, digests);
+    traceStep('encoded');
   } catch (error) {
     return { reply: { id: job.id, kind: 'inline', reason: `cannot encode: ${(error as Error).message}` }, transfer: [] };
   }
@@ -54,6 +64,7 @@ async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBu
   } else if (job.snapshot) {
     writeError = 'one of its files is remote';
   }
+  traceStep('snapshot written');
   const core = own(encoded.core);
   if (written !== undefined) {
     return { reply: { id: job.id, kind: 'built', core, snapshot: written.file, detailOffset: written.detailOffset }, transfer: [core] };

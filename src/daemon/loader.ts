@@ -6,18 +6,21 @@
 import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
-import { stat } from 'node:fs/promises';
-import { decodeCore, pruneSnapshots, readSnapshot, snapshotFile, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
+import { decodeCore, pruneSnapshots, readSnapshot, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
 import { presetFingerprints } from './diff.ts';
 import type { FileDigests } from './digests.ts';
 import { setLoadNote } from './load-notes.ts';
+import type { ColdStart } from './cold-start.ts';
 import { ImportPool, type JobReply } from './import-pool.ts';
+import { traceStep } from './start-trace.ts';
 
 export interface LoaderOptions {
   /** Snapshot folder; `undefined`: no snapshots (read or written). */
   readonly dir: string | undefined;
   readonly svcVersion: string;
   readonly digests: FileDigests;
+  /** Imports a cold start sent ahead (src/daemon/cold-start.ts), and the worker pool they run in. */
+  readonly coldStart?: ColdStart;
 }
 
 /** Lets timers, sockets and tool calls in between two steps of decoding and preparing a spec. */
@@ -25,27 +28,12 @@ const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 
 export class SpecLoader {
   readonly #options: LoaderOptions;
-  readonly #pool = new ImportPool();
+  readonly #pool: ImportPool;
   #closed = false;
 
   constructor(options: LoaderOptions) {
     this.#options = options;
-  }
-
-  /**
-   * Start-up: when a spec has no snapshot file yet, the worker is started at once, so it loads
-   * its modules while the snapshots that exist are read.
-   */
-  async warmIfNeeded(specs: readonly { file: string; options: ImportOptions }[]): Promise<void> {
-    const dir = this.#options.dir;
-    const missing = async (s: { file: string; options: ImportOptions }) =>
-      dir === undefined || !(await stat(snapshotFile(dir, snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([s.file, s.options]) }))).then(() => true, () => false));
-    for (const s of specs) {
-      if (await missing(s)) {
-        this.#pool.warm();
-        return;
-      }
-    }
+    this.#pool = options.coldStart?.pool ?? new ImportPool();
   }
 
   /**
@@ -56,10 +44,18 @@ export class SpecLoader {
     const dir = this.#options.dir;
     const key = snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([file, options]) });
     let why = 'snapshots off';
+    const ahead = snapshot ? this.#options.coldStart?.take(key) : undefined;
+    if (ahead) {
+      // Sent to the worker at the start because the snapshot file was not there.
+      return this.#imported(await ahead, file, options, dir !== undefined ? 'rebuilt: no snapshot yet' : why, true);
+    }
     if (dir !== undefined && snapshot) {
-      const read = await readSnapshot(dir, key);
+      traceStep('snapshot read start');
+      const read = await (this.#options.coldStart?.takeRead(key) ?? readSnapshot(dir, key));
+      traceStep('snapshot read');
       if (read.ok) {
         const loaded = await this.#fromSnapshot(read.core, { file: read.file, offset: read.detailOffset });
+        traceStep('snapshot decoded');
         if (typeof loaded !== 'string') {
           void touchSnapshot(read.file);
           return { ok: true, spec: loaded };
@@ -67,7 +63,10 @@ export class SpecLoader {
         why = `rebuilt: ${loaded}`;
       } else why = read.reason === 'missing' ? 'rebuilt: no snapshot yet' : `rebuilt: snapshot damaged (${read.detail})`;
     } else if (dir !== undefined) why = 'imported';
-    const reply = await this.#pool.run(file, options, dir !== undefined ? { dir, key } : undefined);
+    return this.#imported(await this.#pool.run(file, options, dir !== undefined ? { dir, key } : undefined), file, options, why, snapshot);
+  }
+
+  #imported(reply: JobReply, file: string, options: ImportOptions, why: string, snapshot: boolean): Promise<ImportOutcome> {
     // At start the last import's worker ends before its result is decoded (peak memory); an update
     // keeps it for the idle time, since more imports tend to follow.
     if (snapshot) this.#pool.release();
@@ -111,7 +110,9 @@ export class SpecLoader {
       if (outcome.ok) setLoadNote(outcome.spec, `${why}; imported on the main thread (${reply.reason})`);
       return outcome;
     }
+    traceStep('reply received');
     const core = await decodeCore(new Uint8Array(reply.core), pause);
+    traceStep('core decoded');
     const source: DetailSource = reply.detail ? { bytes: Buffer.from(reply.detail) } : { file: reply.snapshot!, offset: reply.detailOffset ?? 0 };
     const spec = specFromCore(core, source);
     // In an update the daemon is serving, so the spec is made ready in steps and its index loaded
@@ -120,6 +121,7 @@ export class SpecLoader {
     if (starting) prepareSpec(spec, core.index);
     else await prepareSpecInSteps(spec, core.index, pause);
     presetFingerprints(spec, core.prints);
+    traceStep('spec prepared');
     const saved = reply.snapshot ? 'snapshot saved' : reply.writeError ? `snapshot not saved: ${reply.writeError}` : 'no snapshot';
     setLoadNote(spec, `${why}; ${saved}`);
     return { ok: true, spec };

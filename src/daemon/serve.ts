@@ -23,10 +23,12 @@ import { loadConfig } from '../config/load.ts';
 import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
 import { FileDigests } from './digests.ts';
+import { ColdStart } from './cold-start.ts';
 import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
 import { whileHeavy } from './signals.ts';
 import { importOptions } from './update.ts';
+import { traceStep } from './start-trace.ts';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
@@ -79,7 +81,6 @@ export async function importConfigured(config: Config): Promise<ImportOutcome[]>
  */
 async function loadConfigured(config: Config, loader: SpecLoader): Promise<ImportOutcome[]> {
   const specs = config.specs;
-  await loader.warmIfNeeded(specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) })));
   const outcomes = new Array<ImportOutcome>(specs.length);
   let next = 0;
   const lane = async () => {
@@ -141,7 +142,49 @@ function makeInvoker(config: Config): Invoker {
 
 export async function startServe(options: ServeOptions): Promise<Daemon> {
   const { config } = options;
+  traceStep('startServe');
   const log = options.log ?? ((line: string) => void process.stderr.write(`svc: ${line}\n`));
+  const env = options.env ?? process.env;
+  const snapshots = options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env)));
+  // Beside the snapshots, the files' digests: a start from snapshots checks them without hashing.
+  const digests = new FileDigests(snapshots !== undefined ? { memo: join(snapshots, 'digests.json') } : {});
+  // The loader (snapshots, the import worker). A cold start (a spec without its snapshot) sends
+  // that spec to the import worker first thing (src/daemon/cold-start.ts), so the worker loads its
+  // modules and imports while this thread loads the catalogue, the MCP SDK and the IPC server; a
+  // warm start starts no worker.
+  const coldStart = new ColdStart();
+  // The version alone would let a snapshot made by other code of the same version serve.
+  const svcVersion = buildFingerprint().then((build) => `${SVC_VERSION}+${build}`);
+  // (Never rejects; a fingerprint that cannot be made is said when the specs load.)
+  const warming = svcVersion.then(
+    (version) => coldStart.begin(snapshots, version, config.specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) }))),
+    () => {},
+  );
+  const loading: Promise<SpecLoader> = Promise.all([import('./loader.ts'), svcVersion]).then(
+    ([{ SpecLoader: Loader }, version]) => new Loader({ dir: snapshots, svcVersion: version, digests, coldStart }),
+  );
+  const stopLoading = async (): Promise<void> => {
+    await (await loading.catch(() => undefined))?.close();
+    await coldStart.pool.close();
+  };
+  try {
+    return await serveWith(options, log, loading, warming, stopLoading, digests);
+  } catch (error) {
+    // A start that stops (a second daemon, a port in use, a token not set) ends the worker it began.
+    await stopLoading();
+    throw error;
+  }
+}
+
+async function serveWith(
+  options: ServeOptions,
+  log: (line: string) => void,
+  loading: Promise<SpecLoader>,
+  warming: Promise<void>,
+  stopLoading: () => Promise<void>,
+  digests: FileDigests,
+): Promise<Daemon> {
+  const { config } = options;
   const catalogModule = await import('../catalog/index.ts');
   const CatalogClass = (catalogModule as Partial<typeof catalogModule>).Catalog;
   if (typeof CatalogClass !== 'function') throw new SvcError('no-catalog', 'the catalogue is not available in this build');
@@ -150,25 +193,9 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
 
   const catalog = new CatalogClass();
   const invoker = makeInvoker(config);
-  const env = options.env ?? process.env;
-  const snapshots = options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env)));
-  // Beside the snapshots, the files' digests: a start from snapshots checks them without hashing.
-  const digests = new FileDigests(snapshots !== undefined ? { memo: join(snapshots, 'digests.json') } : {});
-  // The loader (snapshots, the import worker) comes in with the first load.
-  let loading: Promise<SpecLoader> | undefined;
-  const loader = (): Promise<SpecLoader> =>
-    (loading ??= Promise.all([import('./loader.ts'), buildFingerprint()]).then(
-      ([{ SpecLoader: Loader }, build]) =>
-        new Loader({
-          dir: snapshots,
-          // The version alone would let a snapshot made by other code of the same version serve.
-          svcVersion: `${SVC_VERSION}+${build}`,
-          digests,
-        }),
-    ));
   let session: SessionContext = { catalog, config, invoker };
-  // Before the import and the transport: a second daemon on the same socket stops here with a clear
-  // message, and the watcher is on before any spec file is read.
+  // Before the transport: a second daemon on the same socket stops here with a clear message (and
+  // ends the import a cold start began). The watcher is on before the specs are served.
   const services =
     options.services === false
       ? undefined
@@ -176,7 +203,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           config,
           catalog,
           reload: options.reload ?? (() => loadConfig(config.file)),
-          importSpec: async (file, o) => (await loader()).load(file, o, false),
+          importSpec: async (file, o) => (await loading).load(file, o, false),
           digests,
           context: () => session,
           onConfigChanged: (next) => {
@@ -187,6 +214,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
           ...(options.env !== undefined ? { env: options.env } : {}),
           log,
         });
+  traceStep('services started');
   let outcomes: readonly ImportOutcome[] = [];
   // The specs load at once, while the MCP SDK loads and the client's first exchange goes on: the
   // first tool call waits for the catalogue, and a cold import runs in the worker thread anyway.
@@ -205,13 +233,15 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   }
   // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
   // ends the process at once (src/daemon/signals.ts).
-  const ready = whileHeavy(() => loader().then((l) => loadConfigured(config, l))).then(
+  const ready = whileHeavy(() => Promise.all([loading, warming]).then(([l]) => loadConfigured(config, l))).then(
     (result) => {
       outcomes = result;
+      traceStep('specs loaded');
       catalog.replace(loadedSpecs(result));
       loaded = true;
+      traceStep('catalogue served');
       reportOutcomes(result, log, performance.now() - started);
-      void loading?.then((l) => l.prune());
+      void loading.then((l) => l.prune());
       // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
       void Promise.resolve(services?.seed(config, result)).then(() => digests.persist());
     },
@@ -222,6 +252,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     },
   );
   const context = async (): Promise<SessionContext> => {
+    traceStep('tool call waits for the catalogue');
     await ready;
     return session;
   };
@@ -237,12 +268,15 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       await services?.stopWatching();
       await handle?.close();
       await services?.close();
-      await (await loading)?.close();
+      await stopLoading();
       resolveClosed();
     })());
   const hooks = services
     ? {
-        toolCall: (tool: string, ms: number, ok: boolean) => services.metrics.toolCall(tool, ms, ok),
+        toolCall: (tool: string, ms: number, ok: boolean) => {
+          traceStep(`tool call answered: ${tool}`);
+          services.metrics.toolCall(tool, ms, ok);
+        },
         sessionOpened: () => services.metrics.sessionOpened(),
         sessionClosed: () => services.metrics.sessionClosed(),
         onCatalogChanged: services.events.onCatalogChanged.bind(services.events),
@@ -254,6 +288,7 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       // The client hung up: shut everything down (watcher, IPC socket), not just MCP.
       void stdio.closed.then(() => close());
       handle = stdio;
+      traceStep('stdio serving');
       services?.setTransport({ transport: 'stdio' });
       log('serving MCP on stdio');
     } else {
@@ -280,8 +315,8 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
       if (httpAuth.kind === 'none') log('warning: serve.auth is none: any program or user on this machine that can reach the port can call your APIs with your credentials');
     }
   } catch (error) {
+    // (startServe ends the loader and its worker.)
     await services?.close();
-    await (await loading)?.close();
     throw error;
   }
   if (services) log(`control socket ${services.socketPath} (svc update, svc status)`);

@@ -4,7 +4,7 @@
 // pruning bounds) without anyone noticing. So the key also holds a hash of the code that shapes a
 // snapshot's contents, read from the running build's own files (.ts in a checkout, .js installed).
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,17 +25,25 @@ export async function buildFingerprint(root?: string): Promise<string> {
 /** Set by the bundler (scripts/build.mjs) to the fingerprint of the sources it bundled. */
 declare const SVC_BUILD_FINGERPRINT: string | undefined;
 
-async function fingerprintOf(root: string): Promise<string> {
+// Synchronous on purpose: a checkout's start computes this first thing (the snapshot keys wait for
+// it), while the modules load; read asynchronously, each of the few dozen small files waited behind
+// that loading, and a cold start sent its import to the worker over 100 ms later.
+function fingerprintOf(root: string): string {
   const files: string[] = [];
   for (const folder of SHAPING_FOLDERS) {
-    const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+    let entries;
+    try {
+      entries = readdirSync(join(root, folder), { recursive: true, withFileTypes: true });
+    } catch {
+      continue;
+    }
     for (const e of entries) if (e.isFile()) files.push(join(e.parentPath, e.name));
   }
   files.sort();
   const hash = createHash('sha256');
   for (const file of files) {
     hash.update(relative(root, file)).update('\0');
-    hash.update(await readFile(file)).update('\0');
+    hash.update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

