@@ -45,9 +45,27 @@ const DESCRIPTION_CHARS = 600;
 
 const NOISE_PATH_WORD = /^(v\d+[a-z]*\d*|\d+|json|xml|api)$/;
 
+/**
+ * The segments of a path. A query string or fragment (`/files/{id}#add_shared_link`,
+ * `/{container}?restype=container&comp=list`, `/{Bucket}#cors`) is how a spec writes several
+ * operations on one path: its parts name the variant, so they count as literal segments after the
+ * path's own. Of a `key=value` part only the value does (the key is a parameter's name), and a part
+ * that names an identifier (`uploadId`, `id`) is a placeholder in all but form, so it is left out.
+ */
 function pathSegments(path: string): string[] {
-  return path.split(/[/?&=]/).filter((s) => s.length > 0);
+  const cut = path.search(/[?#]/);
+  const segs = (cut < 0 ? path : path.slice(0, cut)).split('/').filter((s) => s.length > 0);
+  if (cut < 0) return segs;
+  for (const part of path.slice(cut + 1).split(/[?#&]/)) {
+    const eq = part.indexOf('=');
+    const value = eq >= 0 ? part.slice(eq + 1) : part;
+    if (value.length > 0 && !IDENTIFIER_PART.test(value)) segs.push(value);
+  }
+  return segs;
 }
+
+/** `id`, `uploadId`, `file_id`: a qualifier that names an identifier. */
+const IDENTIFIER_PART = /(^|[^a-zA-Z])id$|[a-z]Id$/;
 
 /**
  * Words of a path, minus version and format noise. Placeholder names are left out by default:
