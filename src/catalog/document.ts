@@ -191,8 +191,9 @@ export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache): 
   for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
   return {
     i: entry.doc,
-    // Without a summary, the description's first sentence is the summary ("Deletes a message.").
-    s: orEmpty(textTerms(e.summary || head)),
+    // Without a summary, the description's first sentence is the summary ("Deletes a message."), and
+    // without either, the operation's own name (`listSiteFiles`): it is what the API calls it.
+    s: orEmpty(textTerms(e.summary || head || e.operationId)),
     p: orEmpty(paths ? pathFacts(e.path, paths).terms : pathTerms(e.path)),
     o: orEmpty(textTerms(e.operationId)),
     t: e.tags.length === 0 ? EMPTY_FIELD : cachedTerms(e.tags.length === 1 ? e.tags[0]! : e.tags.join(' '), texts),

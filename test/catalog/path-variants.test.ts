@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
-import { makeEntry, pathTerms } from '../../src/catalog/search.ts';
+import { documentOf, makeEntry, pathTerms } from '../../src/catalog/search.ts';
 import { termsOf } from '../../src/catalog/text.ts';
 import { endpoint, spec } from './fixtures.ts';
 
@@ -47,5 +47,22 @@ describe('path variants (query string, fragment)', () => {
     assert.equal(first('remove the shared link of a file'), 'box:PUT:/files/{file_id}#remove_shared_link');
     assert.equal(first('container acl'), 'blob:GET:/{container}?restype=container&comp=acl');
     assert.equal(first('container metadata'), 'blob:GET:/{container}?restype=container&comp=metadata');
+  });
+});
+
+describe('what an endpoint says it does', () => {
+  it('is its summary, else the first sentence of its description, else its operationId', () => {
+    fc.assert(
+      fc.property(wordArb, wordArb, wordArb, (a, b, c) => {
+        fc.pre(new Set([a, b, c]).size === 3);
+        const op = `${a}${b[0]!.toUpperCase()}${b.slice(1)}`;
+        const doc = (input: { summary?: string; description?: string }) =>
+          documentOf(makeEntry(endpoint('s', 'c', { method: 'GET', path: '/x', operationId: op, ...input }), 0)).s;
+        assert.deepEqual(doc({}), [term(a), term(b)]);
+        assert.deepEqual(doc({ description: `${c}. ${a}` }), [term(c)]);
+        assert.deepEqual(doc({ summary: c, description: `${b}.` }), [term(c)]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
