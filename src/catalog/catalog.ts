@@ -12,7 +12,7 @@ import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } fr
 import { type Entry, type ParsedQuery, PREFIX_MIN, type Ranked, RULES, type SearchIndex, boundOf, normalizePath, parseQuery, withVerbsSearched, withoutTerms } from './search.ts';
 import { SpecState, lastTwo, push, takePrepared } from './spec-state.ts';
 import { type QueryVocabulary, withAlternatives } from './expand.ts';
-import { SPEC_CHOICE, SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
+import { IDF_RESCALE, SPEC_CHOICE, SPEC_NAMING, WEIGHTS, lateGainBound } from './weights.ts';
 import { editDistance, pathSimilarity } from './similar.ts';
 import { FullNameIndex } from './spec-choice.ts';
 
@@ -660,7 +660,8 @@ export class Catalog {
           if (own) {
             const df = stats[2 * i]!;
             best[p] = stats[2 * i + 1]!;
-            scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
+            // Capped as the text score caps it (`IDF_RESCALE`): the bound stays an upper bound, and a tight one.
+            scale[p] = Math.min(IDF_RESCALE.max, (globalIdf.get(t) ?? 1) / idf(state.index.size, df));
             postings[p] = postings[p]! + df;
             cover[p] = cover[p]! + specificity * alternativeShare;
           } else {
