@@ -45,9 +45,27 @@ const DESCRIPTION_CHARS = 600;
 
 const NOISE_PATH_WORD = /^(v\d+[a-z]*\d*|\d+|json|xml|api)$/;
 
+/**
+ * The segments of a path. A query string or fragment (`/files/{id}#add_shared_link`,
+ * `/{container}?restype=container&comp=list`, `/{Bucket}#cors`) is how a spec writes several
+ * operations on one path: its parts name the variant, so they count as literal segments after the
+ * path's own. Of a `key=value` part only the value does (the key is a parameter's name), and a part
+ * that names an identifier (`uploadId`, `id`) is a placeholder in all but form, so it is left out.
+ */
 function pathSegments(path: string): string[] {
-  return path.split(/[/?&=]/).filter((s) => s.length > 0);
+  const cut = path.search(/[?#]/);
+  const segs = (cut < 0 ? path : path.slice(0, cut)).split('/').filter((s) => s.length > 0);
+  if (cut < 0) return segs;
+  for (const part of path.slice(cut + 1).split(/[?#&]/)) {
+    const eq = part.indexOf('=');
+    const value = eq >= 0 ? part.slice(eq + 1) : part;
+    if (value.length > 0 && !IDENTIFIER_PART.test(value)) segs.push(value);
+  }
+  return segs;
 }
+
+/** `id`, `uploadId`, `file_id`: a qualifier that names an identifier. */
+const IDENTIFIER_PART = /(^|[^a-zA-Z])id$|[a-z]Id$/;
 
 /**
  * Words of a path, minus version and format noise. Placeholder names are left out by default:
@@ -173,8 +191,9 @@ export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache): 
   for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
   return {
     i: entry.doc,
-    // Without a summary, the description's first sentence is the summary ("Deletes a message.").
-    s: orEmpty(textTerms(e.summary || head)),
+    // Without a summary, the description's first sentence is the summary ("Deletes a message."), and
+    // without either, the operation's own name (`listSiteFiles`): it is what the API calls it.
+    s: orEmpty(textTerms(e.summary || head || e.operationId)),
     p: orEmpty(paths ? pathFacts(e.path, paths).terms : pathTerms(e.path)),
     o: orEmpty(textTerms(e.operationId)),
     t: e.tags.length === 0 ? EMPTY_FIELD : cachedTerms(e.tags.length === 1 ? e.tags[0]! : e.tags.join(' '), texts),

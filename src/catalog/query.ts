@@ -62,6 +62,19 @@ const SELF_ME_WEIGHT = 0.6;
 /** Weight of a self word once it has been read as `me` (lowered, never dropped: it may be the only word that matches). */
 const SELF_WORD_WEIGHT = 0.3;
 
+/**
+ * Verbs with a particle, read as one verb: the pair may imply another intent than the verb alone
+ * ("set" changes a thing, "set up" creates one). Common English phrasal verbs of everyday tasks,
+ * not words from any API.
+ */
+const PHRASAL_VERBS: ReadonlyMap<string, Intent> = new Map([
+  ['set up', 'create'], ['sign up', 'create'], ['back up', 'create'],
+  ['turn on', 'update'], ['turn off', 'update'], ['switch on', 'update'], ['switch off', 'update'],
+  ['roll back', 'update'], ['hang up', 'update'], ['shut down', 'update'],
+  ['clean up', 'delete'], ['take down', 'delete'],
+  ['look up', 'get'], ['find out', 'get'], ['check on', 'get'],
+]);
+
 /** Weight of a term from a verb that implies an intent ("send"): it may name the endpoint, but mostly says what to do. */
 const HINT_TERM_WEIGHT = 0.6;
 
@@ -102,7 +115,8 @@ export function parseQuery(query: string): ParsedQuery {
     searchTerms.push('me');
     weights.set('me', SELF_ME_WEIGHT);
   }
-  for (const word of words) {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
     if (PLURAL_HINTS.has(word) || isPluralWord(word)) plural = true;
     for (const t of termsOf(word)) {
       const crud = intentOfTerm(t);
@@ -111,7 +125,9 @@ export function parseQuery(query: string): ParsedQuery {
         verbTerms.push(t);
         continue;
       }
-      const implied = verbHint(t);
+      // "set up an alert": a verb and its particle may mean another thing than the verb alone.
+      const next = words[i + 1];
+      const implied = (RULES.verbHints && next !== undefined ? PHRASAL_VERBS.get(`${word} ${next}`) : undefined) ?? verbHint(t);
       if (implied) hint ??= implied;
       searchTerms.push(t);
       // A word that was read as the caller ("current", "authenticated") has said most of what it had to say.

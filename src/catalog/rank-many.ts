@@ -4,7 +4,7 @@
 import { type Entry, type ParsedQuery, type Ranked, type SearchIndex, boundOf } from './search.ts';
 import type { SpecState } from './spec-state.ts';
 import { type Holders, type TermHolders, idf } from './term-holders.ts';
-import { SPEC_CHOICE, WEIGHTS, lateGainBound } from './weights.ts';
+import { IDF_RESCALE, SPEC_CHOICE, WEIGHTS, lateGainBound } from './weights.ts';
 
 /**
  * A search over many specs stops after this many indexes once it has a full page: the bounds are
@@ -210,7 +210,8 @@ export class ManyRanker {
           if (own) {
             const df = stats[2 * i]!;
             best[p] = stats[2 * i + 1]!;
-            scale[p] = (globalIdf.get(t) ?? 1) / idf(state.index.size, df);
+            // Capped as the text score caps it (`IDF_RESCALE`): the bound stays an upper bound, and a tight one.
+            scale[p] = Math.min(IDF_RESCALE.max, (globalIdf.get(t) ?? 1) / idf(state.index.size, df));
             postings[p] = postings[p]! + df;
             cover[p] = cover[p]! + specificity * alternativeShare;
           } else {

@@ -7,7 +7,7 @@ import { factor } from './factor.ts';
 import { type BuiltIndex, type IndexImage, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
 import { loadLean, loadLeanAsync } from './lean-mini.ts';
 import type { ParsedQuery } from './query.ts';
-import { type BoundQuery, WEIGHTS, factorBound, lateGainBound } from './weights.ts';
+import { type BoundQuery, IDF_RESCALE, WEIGHTS, factorBound, lateGainBound } from './weights.ts';
 
 /** How many text matches the re-ranking looks at. */
 const RERANK_POOL = 120;
@@ -105,6 +105,7 @@ export interface RankOptions {
   /**
    * Multiplier per query term on top of its weight: a caller merging several indexes rescales each
    * index's own inverse document frequency to the catalogue-wide one, so their scores compare.
+   * Text scores count it up to `IDF_RESCALE.max` (see weights.ts).
    */
   readonly termScale?: (term: string) => number;
   /**
@@ -415,7 +416,7 @@ export class SearchIndex {
       this.#loaded().search(searched.join(' '), {
         ...(cheap ? {} : { fields: STRONG_FIELDS }),
         ...(boostDocument ? { boostDocument } : {}),
-        boostTerm: scale ? (term) => (weights.get(term) ?? 1) * scale(term) : (term) => weights.get(term) ?? 1,
+        boostTerm: scale ? (term) => (weights.get(term) ?? 1) * Math.min(scale(term), IDF_RESCALE.max) : (term) => weights.get(term) ?? 1,
         prefix: (term) => prefix && term.length >= PREFIX_MIN,
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: WEIGHTS.prefix, fuzzy: WEIGHTS.fuzzy },

@@ -227,6 +227,9 @@ const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
       ['enable', 'update'], ['disable', 'update'], ['schedule', 'create'],
       ['search', 'list'],
       ['unset', 'delete'], ['revoke', 'delete'],
+      // Verbs that change the state of a thing that exists, and verbs that make a relation to one.
+      ['set', 'update'], ['assign', 'update'], ['mark', 'update'], ['archive', 'update'], ['close', 'update'],
+      ['follow', 'create'], ['subscribe', 'create'],
     ] as const
   ).map(([word, intent]) => [stem(word), intent]),
 );
@@ -241,7 +244,11 @@ const MISS_VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
 /** The intent a (stemmed) verb implies, under the rule families switched on. */
 export function verbHint(term: string): Intent | undefined {
   if (!RULES.verbHints) return undefined;
-  return VERB_HINTS.get(term) ?? (RULES.missVerbHints ? MISS_VERB_HINTS.get(term) : undefined);
+  const own = VERB_HINTS.get(term) ?? (RULES.missVerbHints ? MISS_VERB_HINTS.get(term) : undefined);
+  if (own !== undefined || !term.startsWith('un')) return own;
+  // "un" undoes a verb: what made a relation (follow, subscribe) removes it; a change stays a change.
+  const undone = VERB_HINTS.get(term.slice(2));
+  return undone === 'create' ? 'delete' : undone === 'update' ? 'update' : undefined;
 }
 
 /** Words that say "more than one", so a `get` means a collection: "get all pods", "get recent messages". */

@@ -33,6 +33,21 @@ const ROWS: readonly Row[] = [
   { query: 'rename a channel', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
   { query: 'revoke a token', expect: { intent: 'delete', hinted: true }, family: 'verbHints' },
   { query: 'kick a member', expect: { intent: 'delete', hinted: true }, family: 'missVerbHints' },
+  { query: 'archive a project', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
+  { query: 'mark an invoice as paid', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
+  { query: 'subscribe to a topic', expect: { intent: 'create', hinted: true }, family: 'verbHints' },
+  // "un" undoes a verb: a relation made is removed, a change stays a change.
+  { query: 'unfollow a playlist', expect: { intent: 'delete', hinted: true }, family: 'verbHints' },
+  { query: 'unsubscribe from a topic', expect: { intent: 'delete', hinted: true }, family: 'verbHints' },
+  { query: 'unarchive a project', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
+  { query: 'undo a run', expect: { intent: null } },
+  // A verb and its particle read as one verb.
+  { query: 'set up a webhook', expect: { intent: 'create', hinted: true }, family: 'verbHints' },
+  { query: 'set a status', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
+  { query: 'turn off notifications', expect: { intent: 'update', hinted: true }, family: 'verbHints' },
+  { query: 'look up a customer', expect: { intent: 'get', hinted: true }, family: 'verbHints' },
+  { query: 'clean up old builds', expect: { intent: 'delete', hinted: true }, family: 'verbHints' },
+  { query: 'delete and set up', expect: { intent: 'delete', hinted: false } },
   { query: 'delete and send', expect: { intent: 'delete', hinted: false } },
   // A method and a path named outright.
   { query: 'DELETE /pets/{id}', expect: { method: 'DELETE', paths: ['/pets/{id}'], terms: ['pet'] } },
