@@ -11,7 +11,7 @@ import { Catalog } from '../src/catalog/index.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import type { Vocabulary } from '../src/vocabulary/index.ts';
-import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds } from '../test/search/apis.ts';
+import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds, isReserved } from '../test/search/apis.ts';
 import { loadQueries, resolveIds } from '../test/search/harness.ts';
 import { type Figures, type QueryResult, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
 
@@ -63,6 +63,8 @@ export async function runHub(
   if (absent.length > 0) log(`search hub: twins listed but not in the directory: ${absent.join(', ')}`);
   const started = performance.now();
   const hubSpecs: ImportedSpec[] = [];
+  /** Spec names of the APIs reserved for independent evaluation: their results are never printed. */
+  const reserved = new Set(ids.filter(isReserved).map(hubSpecName));
   let failed = 0;
   let skippedTwins = 0;
   for (const [i, id] of ids.entries()) {
@@ -113,9 +115,15 @@ export async function runHub(
     heapMB,
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
-    ...(dev ? { dev, devResults } : {}),
+    ...(dev ? { dev, devResults: devResults.map((r) => withoutReserved(r, reserved)) } : {}),
     ...(withVocabulary ? { withVocabulary } : {}),
   };
+}
+
+/** A result with the ids of reserved APIs in its top list masked (`--misses` prints the top list). */
+function withoutReserved(result: QueryResult, reserved: ReadonlySet<string>): QueryResult {
+  const masked = result.top.map((id) => (reserved.has(id.slice(0, id.indexOf(':'))) ? '(a reserved API)' : id));
+  return { ...result, top: masked };
 }
 
 export function hubLines(r: HubResult): string[] {

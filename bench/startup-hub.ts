@@ -119,7 +119,7 @@ export async function hubStartup(svc: string, repo: string): Promise<string[]> {
       `| CPU time of the daemon to that answer (all threads) | ${warm.map((w) => `${ms(w.cpuMs / 1000)} s`).join(', ')} |`,
       `| peak RSS, warm start | ${warm.map((w) => `${mb(w.peakRss)} MiB`).join(', ')} (target 1,024 MiB) |`,
       `| RSS after the searches, warm start | ${warm.map((w) => `${mb(w.rss)} MiB`).join(', ')} |`,
-      `| whole-catalogue search over MCP, p50 / p99 | ${ms(pct(searches, 50))} / ${ms(pct(searches, 99))} ms (${searches.length} calls, ${QUERIES.length} queries; target p50 10 ms) |`,
+      `| whole-catalogue search over MCP, p50 / p90 / p99 | ${ms(pct(searches, 50))} / ${ms(pct(searches, 90))} / ${ms(pct(searches, 99))} ms (${searches.length} calls, ${QUERIES.length} queries; target p50 10 ms) |`,
       '',
       `Targets met: first answer ${warm.every((w) => w.firstAnswerMs <= 10_000) ? 'yes' : 'no'}, peak RSS ${worstPeak <= 1024 ** 3 ? 'yes' : 'no'}, search p50 ${pct(searches, 50) < 10 ? 'yes' : 'no'}.`,
     ];

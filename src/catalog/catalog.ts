@@ -19,12 +19,13 @@ import { type QueryVocabulary, withAlternatives } from './expand.ts';
 import { type CollectionListing, Listings } from './listings.ts';
 import { Loaded } from './loaded.ts';
 import type { SearchBudget } from './rank-many.ts';
-import { pageOf } from './search-page.ts';
+import { MAX_SEARCH_DEPTH, pageOf } from './search-page.ts';
 import { acceptance, searchHits } from './search-pipeline.ts';
 import { suggestIds } from './suggest.ts';
 import { TermHolders } from './term-holders.ts';
 
 export type { IndexImage } from './search.ts';
+export { MAX_SEARCH_DEPTH } from './search-page.ts';
 export { indexImage, prepareSpec, prepareSpecInSteps } from './spec-state.ts';
 
 /** See `CatalogOptions.budgetMs`. */
@@ -32,8 +33,6 @@ const SEARCH_BUDGET_MS = 500;
 /** See `CatalogOptions.budgetPostings`. */
 const SEARCH_BUDGET_POSTINGS = 200_000;
 
-/** How deep search pages reach (offset + limit). */
-export const MAX_SEARCH_DEPTH = 1000;
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
 
@@ -192,7 +191,8 @@ export class Catalog {
   /**
    * One page of a search, and the true number of endpoints that match: the ranked hits first, then
    * every other endpoint holding one of the query's words, in catalogue order. Pages reach at most
-   * `MAX_SEARCH_DEPTH` results deep (ranking deeper is work nobody reads).
+   * `MAX_SEARCH_DEPTH` results deep (ranking deeper is work nobody reads), and so does the count:
+   * past it the page says more match (see search-page.ts).
    */
   searchPage(query: string, filters: SearchFilters, offset: number, limit: number): SearchPage {
     if (offset + limit > MAX_SEARCH_DEPTH) {

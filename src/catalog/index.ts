@@ -16,7 +16,10 @@ export interface SearchHit {
 /** A page of search hits and how many endpoints match in all. */
 export interface SearchPage {
   readonly hits: readonly SearchHit[];
+  /** How many endpoints match in all; with `moreThanTotal`, the depth pages reach (`MAX_SEARCH_DEPTH`). */
   readonly total: number;
+  /** More endpoints match than `total`: counting stops where pages stop. */
+  readonly moreThanTotal?: boolean;
 }
 
 export interface ListFilter {

@@ -18,7 +18,7 @@ const MAX_INDEXES_SEARCHED = 4;
 /**
  * With many APIs loaded, the bounds tell the likely APIs apart less well (choosing the API is most of
  * the work at that scale), so more indexes are searched: `SPEC_CHOICE.moreIndexesPerLog` more per
- * e-fold of APIs beyond `SPEC_CHOICE.moreIndexesFrom` (4 up to 256 APIs, 8 at ~2,600). Each costs
+ * e-fold of APIs beyond `SPEC_CHOICE.moreIndexesFrom` (4 up to 256 APIs, 11 at ~2,600). Each costs
  * up to ~1 ms for a large spec, so it starts only where the catalogue is large enough to need it.
  */
 function indexesSearched(base: number, apis: number): number {

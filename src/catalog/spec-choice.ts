@@ -113,8 +113,10 @@ export function namedSpecs(loaded: NamingScope, parsed: ParsedQuery, states: rea
     let others = 0;
     for (const h of loaded.terms.holders(t)?.states ?? []) if (!namerSet.has(h) && (!member || member.has(h))) others++;
     // A word naming a vendor's many APIs ("every API of one company") still names them while
-    // few other specs use it; a word naming a handful must be that rare outside them too.
-    if (others > few) continue;
+    // few other specs use it; a word naming a handful must be that rare outside them too. Few
+    // others is a count, not a share: a word 20 other APIs use is a thing, not a name, however
+    // many APIs are loaded.
+    if (others > SPEC_NAMING.fewSpecs) continue;
     let any = false;
     for (const s of namers) {
       if (member && !member.has(s)) continue;

@@ -54,17 +54,21 @@ export const search = defineTool({
     if (offset + size > MAX_SEARCH_DEPTH) {
       throw new ToolInputError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep`, 'add words or a spec, tag or method filter to narrow the search');
     }
-    const { hits, total } = ctx.catalog.searchPage(query, filters, offset, size);
+    const { hits, total, moreThanTotal } = ctx.catalog.searchPage(query, filters, offset, size);
     const shown = hits.map((h) => h.endpoint);
     const end = offset + shown.length;
     const nextCursor = end < Math.min(total, MAX_SEARCH_DEPTH) && shown.length > 0 ? encodeCursor(end) : undefined;
+    const count = moreThanTotal ? `more than ${total}` : `${total}`;
     const head =
       total === 0
         ? `no endpoints match "${echo(query)}"; try other words or fewer filters`
         : shown.length === 0
-          ? `${total} matches for "${echo(query)}"; this page is past the end`
-          : `${offset === 0 && !nextCursor ? `${total}` : `${offset + 1}-${end} of ${total}`} matches for "${echo(query)}", best first`;
+          ? `${count} matches for "${echo(query)}"; this page is past the end`
+          : `${offset === 0 && !nextCursor ? count : `${offset + 1}-${end} of ${count}`} matches for "${echo(query)}", best first`;
     const structured: Record<string, unknown> = { endpoints: shown.map(endpointItemOf), total };
+    // Past the depth pages reach, the count stops there: `total` is that depth and more match.
+    // Undeclared in the output schema (a loose object): every schema token is paid on every tools/list.
+    if (moreThanTotal) structured['moreThanTotal'] = true;
     if (nextCursor) structured['nextCursor'] = nextCursor;
     return {
       text: [head, ...shown.map(listingLine), ...(nextCursor ? [`more: cursor=${nextCursor}`] : [])].join('\n'),

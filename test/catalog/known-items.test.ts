@@ -114,6 +114,25 @@ describe('a word naming a vendor\'s many APIs', () => {
   });
 });
 
+describe('a rare name word in a large catalogue', () => {
+  // 1,000 APIs: one titled "Zorblax", `users` others that use the word in their endpoints (the
+  // better match), the rest unrelated. 1% of the catalogue is 10 APIs; a word 5 other APIs use is a thing.
+  const catalogWith = (users: number) => {
+    const named = spec('paysvc', [{ method: 'POST', path: '/sessions', summary: 'Create a session' }], { title: 'Zorblax' });
+    const using = Array.from({ length: users }, (_, i) => spec(`shop${i}`, [{ method: 'POST', path: '/zorblax/sessions/{id}/refund', summary: 'Refund the zorblax session of a cart' }]));
+    const rest = Array.from({ length: 999 - users }, (_, i) => spec(`filler${i}`, [{ method: 'GET', path: '/widgets', summary: 'List widgets' }]));
+    return new Catalog([...rest, ...using, named]);
+  };
+
+  it('names the API while at most 3 other APIs use the word', () => {
+    assert.equal(catalogWith(3).search('refund a zorblax session', {}, 3)[0]?.endpoint.spec, 'paysvc');
+  });
+
+  it('does not name it when more do, however large the catalogue', () => {
+    assert.equal(catalogWith(5).search('refund a zorblax session', {}, 3)[0]?.endpoint.spec, 'shop0');
+  });
+});
+
 describe('an API whose own words cover the query', () => {
   // 100 APIs with an exact "List invoices"; one of them also speaks of refunds (held by few APIs).
   const plain = Array.from({ length: 99 }, (_, i) =>

@@ -30,11 +30,12 @@ function specOf(name: string, raw: { method: HttpMethod; segments: string[]; sum
 }
 
 /** Endpoints whose index document holds one of the query's terms: what the total counts. */
-function holders(specs: readonly ImportedSpec[], query: string): Set<string> {
+function holders(specs: readonly ImportedSpec[], query: string, method?: HttpMethod): Set<string> {
   const terms = new Set(parseQuery(query).terms);
   const out = new Set<string>();
   for (const s of specs) {
     s.endpoints.forEach((e, i) => {
+      if (method && e.method !== method) return;
       const doc = documentOf(makeEntry(e, i + 1, i));
       for (const field of [doc.s, doc.p, doc.o, doc.t, doc.d, doc.a, doc.e]) if (field.some((t) => terms.has(t))) out.add(e.id);
     });
@@ -71,6 +72,58 @@ describe('Catalog.searchPage', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('counts every match across many specs, with APIs that hold one query word counted without a look at their index', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(endpointArb, { minLength: 1, maxLength: 12 }), { minLength: 3, maxLength: 7 }),
+        fc.array(fc.constantFrom(...WORDS, 'list', 'a'), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(undefined, 'GET' as const),
+        (raws, words, size, method) => {
+          const specs = raws.map((raw, i) => specOf(`s${i}`, raw));
+          const catalog = new Catalog(specs);
+          const query = words.join(' ');
+          const filters = method ? { method } : {};
+          const first = catalog.searchPage(query, filters, 0, size);
+          const ranked = catalog.search(query, filters, size).map((h) => h.endpoint.id);
+          const expected = new Set([...holders(specs, query, method), ...ranked]);
+          // Only when no other word is held does the search fall back to the verbs; the reference counts query words.
+          if (ranked.length > 0 && [...holders(specs, query, method)].length === 0) return;
+          assert.equal(first.total, expected.size);
+          assert.equal(first.moreThanTotal, undefined);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it(`counts up to ${MAX_SEARCH_DEPTH} and says "more than" past it, the same on every page`, () => {
+    fc.assert(
+      fc.property(fc.integer({ min: MAX_SEARCH_DEPTH - 3, max: MAX_SEARCH_DEPTH + 3 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), (n, parts, filtered) => {
+        // n endpoints holding "invoice", spread over `parts` specs, half also holding "refund".
+        const specs = Array.from({ length: parts }, (_, p) =>
+          spec(
+            `p${p}`,
+            Array.from({ length: n }, (_, i) => i)
+              .filter((i) => i % parts === p)
+              .map((i) => ({ method: 'GET' as const, path: `/invoice${i}`, summary: i % 2 ? 'invoice refund' : 'invoice' })),
+          ),
+        );
+        const catalog = new Catalog(specs);
+        const filters = filtered ? { method: 'GET' as const } : {};
+        for (const query of ['invoice', 'invoice refund']) {
+          const pages = [0, 20, MAX_SEARCH_DEPTH - 20].map((offset) => catalog.searchPage(query, filters, offset, 20));
+          for (const page of pages) {
+            assert.equal(page.total, Math.min(n, MAX_SEARCH_DEPTH));
+            assert.equal(page.moreThanTotal, n > MAX_SEARCH_DEPTH ? true : undefined);
+          }
+          assert.equal(pages[2]!.hits.length, Math.min(n, MAX_SEARCH_DEPTH) - (MAX_SEARCH_DEPTH - 20));
+        }
+      }),
+      { numRuns: 12 },
     );
   });
 

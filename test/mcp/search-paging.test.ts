@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SessionContext } from '../../src/mcp/server.ts';
+import { MAX_SEARCH_DEPTH } from '../../src/catalog/index.ts';
+import { spec } from '../catalog/fixtures.ts';
 import { call, inMemoryClient, sessionContext, textOf, workspace, type Workspace } from './support.ts';
 
 interface Page {
@@ -68,5 +70,42 @@ describe('search tool pages', () => {
     const words = await call(client, 'search', { query: 'a '.repeat(400) });
     assert.equal(words.isError, true);
     assert.match(textOf(words), /search query is too large: 400 words/);
+  });
+});
+
+describe('search tool count past the depth pages reach', () => {
+  let ws: Workspace;
+  let client: Client;
+
+  before(async () => {
+    ws = await workspace();
+    const ctx = await sessionContext(ws.configFile);
+    // 1,100 endpoints naming one word: more than pages reach.
+    const many = spec('ledger', Array.from({ length: 1100 }, (_, i) => ({ method: 'GET' as const, path: `/ledgers/${i}`, summary: 'Get a ledger' })));
+    ctx.catalog.replace([...ctx.catalog.specs(), many]);
+    client = await inMemoryClient(ctx);
+  });
+  after(async () => {
+    await client?.close();
+    await ws?.cleanup();
+  });
+
+  it(`says "more than ${MAX_SEARCH_DEPTH}" and pages to the depth, not an exact count nobody can page through`, async () => {
+    const result = await call(client, 'search', { query: 'ledger', limit: 20 });
+    const page = result.structuredContent as unknown as Page & { moreThanTotal?: boolean };
+    assert.equal(page.total, MAX_SEARCH_DEPTH);
+    assert.equal(page.moreThanTotal, true);
+    assert.match(textOf(result), new RegExp(`^1-20 of more than ${MAX_SEARCH_DEPTH} matches for "ledger", best first$`, 'm'));
+    const last = await call(client, 'search', { query: 'ledger', limit: 20, cursor: Buffer.from(`svc1:${MAX_SEARCH_DEPTH - 20}`).toString('base64url') });
+    const lastPage = last.structuredContent as unknown as Page & { moreThanTotal?: boolean };
+    assert.equal(lastPage.endpoints.length, 20);
+    assert.equal(lastPage.nextCursor, undefined);
+    assert.equal(lastPage.moreThanTotal, true);
+  });
+
+  it('gives an exact total, with no "more than", when it is within the depth', async () => {
+    const result = await call(client, 'search', { query: 'animal', limit: 1 });
+    assert.equal((result.structuredContent as { moreThanTotal?: boolean }).moreThanTotal, undefined);
+    assert.doesNotMatch(textOf(result), /more than/);
   });
 });
