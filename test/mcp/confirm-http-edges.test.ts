@@ -32,7 +32,7 @@ function changingWrite(): ToolDefinition {
   };
 }
 
-async function withModern<T>(http: HttpHandle, elicitation: Record<string, object>, asked: string[], run: (c: ModernClient) => Promise<T>): Promise<T> {
+async function withModern<T>(http: HttpHandle, elicitation: { form?: Record<string, never>; url?: Record<string, never> }, asked: string[], run: (c: ModernClient) => Promise<T>): Promise<T> {
   const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' as const } }, capabilities: { elicitation } });
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(request.params.message);
