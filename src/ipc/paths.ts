@@ -128,6 +128,7 @@ function mode(m: number): string {
 export function ensurePrivateDir(dir: string): void {
   let created = false;
   try {
+    // Stryker disable next-line ObjectLiteral: a folder just created is set to 0700 below whatever mode it got
     mkdirSync(dir, { mode: 0o700 });
     created = true;
   } catch (error) {

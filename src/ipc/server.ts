@@ -63,6 +63,7 @@ export class DaemonRunningError extends SvcError {
       hint: 'use `svc status` to see it and `svc update` to reload it; stop it first, or give this one another --socket',
     });
     this.path = path;
+    // Stryker disable next-line ConditionalExpression: the class field already holds undefined, so assigning it changes nothing
     if (pid !== undefined) this.pid = pid;
   }
 }
@@ -106,12 +107,15 @@ export class IpcServer {
     checkSocketPath(path, options.target);
     preparePrivateSocketDir(options.target, path);
     await claimPath(path);
+    // Stryker disable next-line ConditionalExpression: an explicit target lists only its own path, which the clean-up skips
     if (options.target.kind === 'dir') void cleanStaleSockets(options.target, path);
 
     const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     const log = options.log ?? (() => {});
+    // Stryker disable next-line ObjectLiteral: false is Node's default for pauseOnConnect
     const server = createServer({ pauseOnConnect: false });
     const ipc = new IpcServer(path, server);
+    // Stryker disable next-line ConditionalExpression: LineDecoder takes an undefined maxDiscardBytes as its default, the same value
     if (options.maxDiscardBytes !== undefined) ipc.#maxDiscardBytes = options.maxDiscardBytes;
     // No server.maxConnections: at that cap Node drops *new* connections, so a few clients that
     // connect and never send would lock `svc status` out. #accept evicts the longest-idle one instead.
@@ -128,6 +132,7 @@ export class IpcServer {
       try {
         // A burst of clients beyond the default backlog (511) would be refused by the kernel (EAGAIN).
         server.listen({ path, backlog: 4096 }, () => {
+          // Stryker disable next-line StringLiteral: once listening, a late call of onError settles nothing (the promise is settled) and the error is logged below
           server.off('error', onError);
           resolve();
         });
@@ -177,6 +182,7 @@ export class IpcServer {
           pump();
         });
       }
+      // Stryker disable next-line BlockStatement: only frees the answered requests' memory; what is queued is the same either way
       if (head === queue.length) {
         queue = [];
         head = 0;
