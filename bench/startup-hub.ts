@@ -120,6 +120,8 @@ export async function hubStartup(svc: string, repo: string): Promise<string[]> {
       `| peak RSS, warm start | ${warm.map((w) => `${mb(w.peakRss)} MiB`).join(', ')} (target 1,024 MiB) |`,
       `| RSS after the searches, warm start | ${warm.map((w) => `${mb(w.rss)} MiB`).join(', ')} |`,
       `| whole-catalogue search over MCP, p50 / p90 / p99 | ${ms(pct(searches, 50))} / ${ms(pct(searches, 90))} / ${ms(pct(searches, 99))} ms (${searches.length} calls, ${QUERIES.length} queries; target p50 10 ms) |`,
+      // Per start: a start that found snapshots missing (the first start may end before it wrote them all) imports while it answers.
+      `| the same per warm start, p50 / p90 / p99 | ${warm.map((w) => `${ms(pct(w.searchMs, 50))} / ${ms(pct(w.searchMs, 90))} / ${ms(pct(w.searchMs, 99))} ms`).join('; ')} |`,
       '',
       `Targets met: first answer ${warm.every((w) => w.firstAnswerMs <= 10_000) ? 'yes' : 'no'}, peak RSS ${worstPeak <= 1024 ** 3 ? 'yes' : 'no'}, search p50 ${pct(searches, 50) < 10 ? 'yes' : 'no'}.`,
     ];

@@ -182,10 +182,9 @@ export class Catalog {
   search(query: string, filters: SearchFilters = {}, limit = DEFAULT_SEARCH_LIMIT): readonly SearchHit[] {
     if (limit <= 0) return [];
     const loaded = this.#loaded;
-    const parsed = this.#parse(query);
     const states = loaded.statesFor(filters);
     if (states.length === 0) return [];
-    return searchHits(loaded, states, query, parsed, acceptance(filters.tag, filters.method), limit);
+    return searchHits(loaded, states, query, this.#parse(query), acceptance(filters.tag, filters.method), limit);
   }
 
   /**
@@ -200,9 +199,13 @@ export class Catalog {
         hint: 'add words or a spec, tag or method filter to narrow the search',
       });
     }
-    const ranked = this.search(query, filters, offset + limit);
+    // Read once for the ranking and the count (the query is the same).
     const loaded = this.#loaded;
-    return pageOf(loaded, loaded.statesFor(filters), this.#parse(query), ranked, acceptance(filters.tag, filters.method), offset, limit);
+    const states = loaded.statesFor(filters);
+    const parsed = this.#parse(query);
+    const filter = acceptance(filters.tag, filters.method);
+    const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, query, parsed, filter, offset + limit) : [];
+    return pageOf(loaded, states, parsed, ranked, filter, offset, limit);
   }
 
   /**

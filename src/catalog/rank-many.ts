@@ -4,7 +4,7 @@
 import { type Entry, type ParsedQuery, type Ranked, type SearchIndex, boundOf } from './search.ts';
 import type { SpecState } from './spec-state.ts';
 import { type Holders, type TermHolders, idf } from './term-holders.ts';
-import { IDF_RESCALE, SPEC_CHOICE, WEIGHTS, lateGainBound } from './weights.ts';
+import { API_FIT, IDF_RESCALE, SPEC_CHOICE, WEIGHTS, lateGainBound } from './weights.ts';
 
 /**
  * A search over many specs stops after this many indexes once it has a full page: the bounds are
@@ -58,12 +58,27 @@ interface Scratch {
 }
 
 /** An index a search may visit, with the best score any of its documents could reach. */
-interface Candidate {
+export interface Candidate {
   readonly state: SpecState;
   readonly spec: number;
   readonly bound: number;
   readonly postings: number;
   readonly cover: number;
+  /** How well the API's own words fit the query, the API read as one document (see `API_FIT`). */
+  readonly fit: number;
+}
+
+/**
+ * The order a search visits `candidates` (sorted by bound) in, and which of them are visited
+ * beyond the budget: the `extra` best-fitting APIs (`fit`) among those the budget of `budget`
+ * indexes leaves out go first, then every candidate by bound. Searching the extra ones first keeps
+ * the rest in bound order, so the bound still stops the search exactly.
+ */
+export function visitOrder(candidates: readonly Candidate[], budget: number, extra: number): { order: readonly Candidate[]; extra: ReadonlySet<Candidate> } {
+  if (extra <= 0 || candidates.length <= budget) return { order: candidates, extra: new Set() };
+  const rest = candidates.slice(budget).sort((a, b) => b.fit - a.fit || a.spec - b.spec);
+  const first = new Set(rest.slice(0, extra).filter((c) => c.fit > 0));
+  return { order: [...first, ...candidates.filter((c) => !first.has(c))], extra: first };
 }
 
 /** Ranks over any subset of one catalogue's specs (`all`, in catalogue order); built anew on every `replace`. */
@@ -74,6 +89,7 @@ export class ManyRanker {
   readonly #size: number;
   readonly #budget: SearchBudget;
   #scratch: Scratch | undefined;
+  #fit: Float64Array | undefined;
   #mark = 0;
 
   constructor(all: readonly SpecState[], terms: TermHolders, size: number, budget: SearchBudget) {
@@ -110,11 +126,14 @@ export class ManyRanker {
     const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
     const deadline = performance.now() + budgetMs;
     let work = 0;
-    for (const c of candidates) {
-      if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
+    // With many APIs, the budget also visits the APIs whose own words fit the query best.
+    const { order, extra } = visitOrder(candidates, maxIndexesSearched, prune && this.#all.length >= SPEC_CHOICE.moreIndexesFrom ? API_FIT.extraIndexes : 0);
+    for (const c of order) {
+      const early = extra.has(c);
+      if (!early && prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) break;
       if (prune && top.length > 0 && (work > budgetPostings || performance.now() > deadline)) break;
       work += c.postings;
-      searched++;
+      if (!early) searched++;
       const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const ranked = c.state.index.rank(parsed, {
         limit,
@@ -177,6 +196,10 @@ export class ManyRanker {
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
     const lateFactor = lateGainBound(parsed.terms.map((t) => parsed.weights.get(t) ?? 1));
+    const avgSize = this.#size / Math.max(1, n);
+    const { k: apiK1, b: apiB } = API_FIT;
+    let fit = this.#fit;
+    if (!fit || fit.length < n) fit = this.#fit = new Float64Array(n);
     for (const t of parsed.terms) {
       const w = parsed.weights.get(t) ?? 1;
       const term = ++this.#mark;
@@ -198,6 +221,7 @@ export class ManyRanker {
             postings[p] = 0;
             held[p] = 0;
             cover[p] = 0;
+            fit[p] = 0;
             touched.push(state);
           }
           if (termMark[p] !== term) {
@@ -214,6 +238,8 @@ export class ManyRanker {
             scale[p] = Math.min(IDF_RESCALE.max, (globalIdf.get(t) ?? 1) / idf(state.index.size, df));
             postings[p] = postings[p]! + df;
             cover[p] = cover[p]! + specificity * alternativeShare;
+            // BM25 over APIs: the endpoints holding the word are its count in the API, the API's endpoints its length.
+            fit[p] = fit[p]! + specificity * alternativeShare * ((df * (apiK1 + 1)) / (df + apiK1 * (1 - apiB + (apiB * state.index.size) / avgSize)));
           } else {
             // A prefix match weighs at most `WEIGHTS.prefix` of an exact one.
             best[p] = best[p]! + WEIGHTS.prefix * stats[2 * i + 1]!;
@@ -233,7 +259,7 @@ export class ManyRanker {
     for (const state of touched) {
       const p = state.position;
       const coverFactor = bestCover > 0 && coverPower > 0 ? (cover[p]! / bestCover) ** coverPower : 1;
-      out.push({ state, spec: p, bound: coverFactor * boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]!, cover: coverFactor });
+      out.push({ state, spec: p, bound: coverFactor * boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]!, cover: coverFactor, fit: fit[p]! });
     }
     out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;
