@@ -28,6 +28,8 @@ const temp = (): string => {
   return d;
 };
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
+/** The umask before any server here listened: each listen must put it back. */
+const UMASK = process.umask();
 const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
@@ -221,10 +223,9 @@ describe('IPC server replies in detail', { skip, timeout: HANG_MS }, () => {
 
 describe('IPC server socket path', { skip, timeout: HANG_MS }, () => {
   it('the socket is 0600 and the process umask is as it was', { timeout: HANG_MS }, async () => {
-    const before = process.umask();
     const server = await listen({});
     try {
-      assert.equal(process.umask(), before);
+      assert.equal(process.umask(), UMASK);
       assert.equal(statSync(server.path).mode & 0o777, 0o600);
     } finally {
       await server.close();
