@@ -1,6 +1,7 @@
 // Endpoints a query names outright, before any text ranking: a path (`GET /pets/{id}`, `/pulls`),
 // or an endpoint's summary or operationId word for word.
 import { type Entry, normalizePath } from './search.ts';
+import { hashKey } from './key-table.ts';
 import { type SpecState, lastTwo } from './spec-state.ts';
 
 /**
@@ -38,6 +39,7 @@ export function pathMatches(states: readonly SpecState[], paths: readonly string
 export function exactMatches(states: readonly SpecState[], key: string, accept: (e: Entry) => boolean): Entry[] {
   if (!key) return [];
   const out: Entry[] = [];
-  for (const state of states) for (const entry of state.exact(key) ?? []) if (accept(entry)) out.push(entry);
+  const hash = hashKey(key);
+  for (const state of states) for (const entry of state.exact(key, hash) ?? []) if (accept(entry)) out.push(entry);
   return out;
 }

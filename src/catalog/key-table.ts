@@ -40,8 +40,13 @@ export class KeyTable {
 
   /** Values stored under keys that hash as `key` does, ascending: check each against `key`. */
   candidates(key: string): number[] {
+    return this.candidatesOfHash(hashKey(key));
+  }
+
+  /** The same by the key's `hashKey`, for a caller asking many tables with one key. */
+  candidatesOfHash(hash: number): number[] {
     const pairs = this.#pairs;
-    const from = hashKey(key) * MAX_VALUE;
+    const from = hash * MAX_VALUE;
     const to = from + MAX_VALUE;
     let lo = 0;
     let hi = pairs.length;

@@ -2,7 +2,7 @@
 // and its search index; prepared ahead of `Catalog.replace` (from an index image when a snapshot
 // has one, in steps when the daemon asks) so the swap itself stays short.
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
-import { KeyTable } from './key-table.ts';
+import { KeyTable, hashKey } from './key-table.ts';
 import { type Entry, type IndexImage, type PathCache, SearchIndex, exactKey, makeEntry, normalizePath } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 
@@ -89,23 +89,23 @@ export class SpecState {
     this.names = specNameTerms(spec);
   }
 
-  /** Entries whose summary or operationId is, word for word, `key` (an `exactKey`). */
-  exact(key: string): readonly Entry[] | undefined {
-    const keysOf = (entry: Entry): string[] => {
-      const e = entry.endpoint;
-      const keys: string[] = [];
-      if (e.summary) keys.push(exactKey(e.summary));
-      if (e.operationId) keys.push(exactKey(e.operationId));
-      return keys;
-    };
+  /**
+   * Entries whose summary or operationId is, word for word, `key` (an `exactKey`). A search asks
+   * every spec with the same key, so the caller passes its hash once (`hashKey(key)`).
+   */
+  exact(key: string, hash: number = hashKey(key)): readonly Entry[] | undefined {
     this.#exact ??= new KeyTable(
       (function* (entries) {
-        for (const entry of entries) for (const k of keysOf(entry)) if (k) yield [k, entry.position] as const;
+        for (const entry of entries) for (const k of exactKeysOf(entry)) if (k) yield [k, entry.position] as const;
       })(this.entries),
     );
     // Entries whose key hashes as `key` does, in document order; the keys are worked out again to check.
-    const out = this.#exact.candidates(key).map((i) => this.entries[i]!).filter((entry) => keysOf(entry).includes(key));
-    return out.length > 0 ? out : undefined;
+    let out: Entry[] | undefined;
+    for (const i of this.#exact.candidatesOfHash(hash)) {
+      const entry = this.entries[i]!;
+      if (exactKeysOf(entry).includes(key)) (out ??= []).push(entry);
+    }
+    return out;
   }
 
   /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
@@ -247,4 +247,13 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** The exact-match keys of an entry: its summary's and its operationId's `exactKey`. */
+function exactKeysOf(entry: Entry): string[] {
+  const e = entry.endpoint;
+  const keys: string[] = [];
+  if (e.summary) keys.push(exactKey(e.summary));
+  if (e.operationId) keys.push(exactKey(e.operationId));
+  return keys;
 }
