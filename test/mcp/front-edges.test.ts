@@ -11,6 +11,7 @@ import { startHttp, MCP_PATH } from '../../src/mcp/index.ts';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
 import type { ToolDefinition } from '../../src/tools/types.ts';
+import { jsonLines } from './support.ts';
 
 const HANG_MS = 15_000;
 const CONTEXT = {} as SessionContext;
@@ -27,21 +28,6 @@ const wait: ToolDefinition = {
     return { text: 'done' };
   },
 };
-
-function collect(stdout: PassThrough): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  let buf = '';
-  stdout.setEncoding('utf8');
-  stdout.on('data', (d: string) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      out.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-      buf = buf.slice(nl + 1);
-    }
-  });
-  return out;
-}
 
 async function until(ok: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -64,7 +50,7 @@ describe('stdio front edges', { timeout: HANG_MS }, () => {
   it('bad JSON with no log given is skipped and the next line answered', { timeout: HANG_MS }, async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const out = collect(stdout);
+    const out = jsonLines(stdout);
     const handle = await serveStdio({ stdin, stdout, context: () => CONTEXT, tools: [wait] });
     stdin.write('{not json\n');
     stdin.write(line(initialize));

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
 import type { ToolDefinition } from '../../src/tools/types.ts';
+import { jsonLines } from './support.ts';
 
 const HANG_MS = 15_000;
 const CONTEXT = {} as SessionContext;
@@ -26,28 +27,13 @@ const slow: ToolDefinition = {
   },
 };
 
-function outLines(stdout: PassThrough): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  let buf = '';
-  stdout.setEncoding('utf8');
-  stdout.on('data', (d: string) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      out.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-      buf = buf.slice(nl + 1);
-    }
-  });
-  return out;
-}
-
 const call = (id: number, ms: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { ms } } });
 
 describe('stdio when the client hangs up', { timeout: HANG_MS }, () => {
   it('answers every running request, then closes at once, long before drainMs', { timeout: HANG_MS }, async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const out = outLines(stdout);
+    const out = jsonLines(stdout);
     const logs: string[] = [];
     const handle = await serveStdio({ stdin, stdout, context: () => CONTEXT, tools: [slow], drainMs: 60_000, log: (l) => logs.push(l) });
     stdin.write(line(initialize));

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import type { ToolDefinition } from '../../src/tools/types.ts';
-import { sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
+import { jsonLines, sessionContext, workspace, type SessionContextValue, type Workspace } from './support.ts';
 
 /**
  * A test here takes a second or two; one that hangs (an answer that never comes) fails here instead
@@ -30,17 +30,8 @@ interface Pipe {
 function pipe(): Pipe {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const out: Record<string, unknown>[] = [];
-  let buf = '';
   const waiters: (() => void)[] = [];
-  stdout.setEncoding('utf8');
-  stdout.on('data', (d: string) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      out.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-      buf = buf.slice(nl + 1);
-    }
+  const out = jsonLines(stdout, () => {
     for (const w of waiters.splice(0)) w();
   });
   const p: Pipe = {

@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { serveStdio } from '../../src/mcp/stdio.ts';
 import type { CatalogChangeNotice, SessionContext } from '../../src/mcp/server.ts';
+import { jsonLines } from './support.ts';
 
 const HANG_MS = 15_000;
 const CONTEXT = {} as SessionContext;
@@ -14,17 +15,7 @@ describe('stdio session hooks', { timeout: HANG_MS }, () => {
   it('opens one watched session, passes a catalogue change on as tools/list_changed, and closes it', { timeout: HANG_MS }, async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const out: Record<string, unknown>[] = [];
-    let buf = '';
-    stdout.setEncoding('utf8');
-    stdout.on('data', (d: string) => {
-      buf += d;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        out.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-        buf = buf.slice(nl + 1);
-      }
-    });
+    const out = jsonLines(stdout);
     const listeners = new Set<(c: CatalogChangeNotice) => void>();
     let opened = 0;
     let closed = 0;

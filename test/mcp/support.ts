@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -161,4 +162,21 @@ export async function spawnHttp(
   const token = file !== undefined && file.startsWith('/') ? readFileSync(file, 'utf8').trim() : '';
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   return Object.assign(proc, { url: match[1]!, token, headers });
+}
+
+/** Every message written to `stdout` as one JSON line, in order; `onMessage` is called after each line arrives. */
+export function jsonLines(stdout: Readable, onMessage?: () => void): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  let buf = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (d: string) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      out.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
+      buf = buf.slice(nl + 1);
+    }
+    onMessage?.();
+  });
+  return out;
 }
