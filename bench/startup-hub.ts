@@ -4,13 +4,14 @@
 // answer, the process's peak RSS, and whole-catalogue search latency over MCP (round trips on
 // stdio, so a little above what the catalogue itself takes). Start-up, memory and latency only:
 // the answers are not looked at.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { directoryIds } from '../test/search/apis.ts';
+import { cpuMs, procMemory } from './proc.ts';
 import { ensureDirectory, hubSpecName } from './search-hub.ts';
 
 const WARM_RUNS = Number(process.env['SVC_BENCH_HUB_RUNS'] ?? 2);
@@ -22,24 +23,6 @@ const ms = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 const pct = (xs: readonly number[], p: number): number => sorted(xs)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
-
-function status(pid: number | null | undefined, field: 'VmHWM' | 'VmRSS'): number {
-  try {
-    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU time (user + system, every thread) the process has used so far: less sensitive to a busy machine than wall time. */
-function cpuMs(pid: number | null | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks: 100 a second on Linux
-  } catch {
-    return NaN;
-  }
-}
 
 interface HubStart {
   readonly firstAnswerMs: number;
@@ -75,7 +58,7 @@ async function start(svc: string, repo: string, config: string, cacheHome: strin
         searchMs.push(performance.now() - t);
       }
     }
-    return { firstAnswerMs, cpuMs: cpu, searchMs, peakRss: status(transport.pid, 'VmHWM'), rss: status(transport.pid, 'VmRSS') };
+    return { firstAnswerMs, cpuMs: cpu, searchMs, peakRss: procMemory(transport.pid, 'VmHWM'), rss: procMemory(transport.pid, 'VmRSS') };
   } finally {
     await client.close();
   }

@@ -25,6 +25,7 @@ import { SpecLoader } from '../src/daemon/loader.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import { githubDescription } from './import.bench.ts';
+import { cpuMs, procMemory } from './proc.ts';
 import { hubStartup } from './startup-hub.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,14 +42,6 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 const pct = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
 const ms = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
-
-function peakRss(pid: number | null | undefined): number {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The peer's entry script, installed into the bench cache folder on first use. */
 function peerBin(): string | undefined {
@@ -84,16 +77,6 @@ function installedSvc(): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
-/** CPU time (user + system, all threads) the process has used so far: less sensitive to a busy machine than wall time. */
-function cpuMs(pid: number | null | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks: 100 a second on Linux
-  } catch {
-    return NaN;
-  }
-}
-
 interface Start {
   readonly firstAnswerMs: number;
   readonly cpuMs: number;
@@ -124,7 +107,7 @@ async function spawnAndAsk(command: string, args: string[], env: Record<string, 
   const result = (await client.callTool({ name: tool, arguments: toolArgs })) as CallToolResult;
   const firstAnswerMs = performance.now() - t0;
   if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
-  const rss = peakRss(transport.pid);
+  const rss = procMemory(transport.pid, 'VmHWM');
   const cpu = cpuMs(transport.pid);
   await client.close();
   if (trace) {
