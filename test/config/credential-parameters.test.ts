@@ -3,32 +3,24 @@
 // contract: every well-formed key is kept as written, a path parameter or a key that names no
 // parameter is refused with its exact words, a literal is refused without being shown.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseConfig } from '../../src/config/index.ts';
 import type { SpecConfig } from '../../src/config/types.ts';
 import type { ConfigProblem } from '../../src/model/errors.ts';
-import { problemsOf, SPEC, tempProject, type TempProject } from './helpers.ts';
+import { petsProject, problemsOf } from './helpers.ts';
 
-let project: TempProject;
-let file: string;
-
-before(async () => {
-  project = await tempProject({ 'specs/pets.yaml': SPEC });
-  file = join(project.dir, 'svc.yaml');
-});
-after(() => project.cleanup());
+const pets = petsProject();
 
 const specWith = (extra: string): string => `specs:\n  - path: specs/pets.yaml\n${extra}`;
 
 async function spec(extra: string): Promise<SpecConfig> {
-  return (await parseConfig(specWith(extra), file)).specs[0]!;
+  return (await parseConfig(specWith(extra), pets.config())).specs[0]!;
 }
 
 async function problems(extra: string): Promise<readonly ConfigProblem[]> {
   try {
-    await parseConfig(specWith(extra), file);
+    await parseConfig(specWith(extra), pets.config());
   } catch (error) {
     return problemsOf(error);
   }

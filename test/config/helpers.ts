@@ -2,6 +2,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import type { ConfigError, ConfigProblem } from '../../src/model/errors.ts';
 
 export interface TempProject {
@@ -21,6 +22,19 @@ export async function tempProject(files: Record<string, string>): Promise<TempPr
 }
 
 export const SPEC = 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths: {}\n';
+
+/** A project holding `specs/pets.yaml` for a whole test file: made before its tests, removed after. */
+export function petsProject(): { config(): string } {
+  let project: TempProject | undefined;
+  before(async () => {
+    project = await tempProject({ 'specs/pets.yaml': SPEC });
+  });
+  after(() => project?.cleanup());
+  return {
+    /** The project's svc.yaml path (to parse a text as if it were that file). */
+    config: () => project!.config,
+  };
+}
 
 /** The problems of a ConfigError, or a failure when something else was thrown. */
 export function problemsOf(error: unknown): readonly ConfigProblem[] {

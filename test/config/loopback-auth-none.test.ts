@@ -2,24 +2,17 @@
 // addresses. From the contract, over generated hosts: every loopback form is accepted with auth
 // none, every near miss is refused.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseConfig } from '../../src/config/index.ts';
-import { problemsOf, SPEC, tempProject, type TempProject } from './helpers.ts';
+import { petsProject, problemsOf } from './helpers.ts';
 
-let project: TempProject;
-let file: string;
-before(async () => {
-  project = await tempProject({ 'specs/pets.yaml': SPEC });
-  file = join(project.dir, 'svc.yaml');
-});
-after(() => project.cleanup());
+const pets = petsProject();
 
 /** The problems of `serve: { transport: http, host, auth: none }`: none when the host is loopback. */
 async function authNoneProblems(host: string): Promise<string[]> {
   try {
-    const c = await parseConfig(`serve:\n  transport: http\n  host: ${JSON.stringify(host)}\n  auth: none\nspecs: [specs/pets.yaml]\n`, file);
+    const c = await parseConfig(`serve:\n  transport: http\n  host: ${JSON.stringify(host)}\n  auth: none\nspecs: [specs/pets.yaml]\n`, pets.config());
     assert.equal(c.serve.auth, 'none');
     assert.equal(c.serve.host, host);
     return [];

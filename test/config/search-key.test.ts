@@ -1,21 +1,14 @@
 // svc.yaml's `search` section: which English vocabulary search may load.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseConfig } from '../../src/config/index.ts';
 import type { Config } from '../../src/config/types.ts';
 import type { ConfigProblem } from '../../src/model/errors.ts';
-import { problemsOf, SPEC, tempProject, type TempProject } from './helpers.ts';
+import { petsProject, problemsOf } from './helpers.ts';
 
-let project: TempProject;
-let file: string;
-before(async () => {
-  project = await tempProject({ 'specs/pets.yaml': SPEC });
-  file = join(project.dir, 'svc.yaml');
-});
-after(() => project.cleanup());
+const pets = petsProject();
 
-const config = (text: string): Promise<Config> => parseConfig(text, file);
+const config = (text: string): Promise<Config> => parseConfig(text, pets.config());
 async function onlyProblem(text: string): Promise<ConfigProblem> {
   try {
     await config(text);

@@ -1,30 +1,23 @@
 // A `${VAR}` whose value is set but shorter than MIN_SECRET_LENGTH is refused when svc.yaml is
 // read (svc could not redact it from its output); unset, empty and long-enough values pass.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseConfig } from '../../src/config/index.ts';
 import { MIN_SECRET_LENGTH } from '../../src/config/types.ts';
-import { problemsOf, SPEC, tempProject, type TempProject } from './helpers.ts';
+import { petsProject, problemsOf } from './helpers.ts';
 
-let project: TempProject;
-let file: string;
+const pets = petsProject();
 const VAR = 'SVC_TEST_SHORT_SECRET_VALUE';
-before(async () => {
-  project = await tempProject({ 'specs/pets.yaml': SPEC });
-  file = join(project.dir, 'svc.yaml');
-});
-after(async () => {
+after(() => {
   delete process.env[VAR];
-  await project.cleanup();
 });
 
 async function problemsWith(value: string | undefined): Promise<{ key: string; line?: number; message: string }[]> {
   if (value === undefined) delete process.env[VAR];
   else process.env[VAR] = value;
   try {
-    const c = await parseConfig(`specs:\n  - path: specs/pets.yaml\n    auth: { type: bearer, token: "\${${VAR}}" }\n`, file);
+    const c = await parseConfig(`specs:\n  - path: specs/pets.yaml\n    auth: { type: bearer, token: "\${${VAR}}" }\n`, pets.config());
     assert.deepEqual(c.specs[0]!.auth, [{ type: 'bearer', token: { env: VAR } }]);
     return [];
   } catch (error) {
