@@ -5,7 +5,8 @@ import type { Entry } from './document.ts';
 import type { ParsedQuery } from './query.ts';
 import type { Intent } from './text.ts';
 import { RULES } from './rules.ts';
-import { SIBLING_WEIGHTS, WEIGHTS } from './weights.ts';
+import { headNoun } from './head-noun.ts';
+import { PATH_EVIDENCE, SIBLING_WEIGHTS, WEIGHTS } from './weights.ts';
 
 /** 1 when the endpoint's own words say the intent, -1 when they say another, 0 when they say none. */
 export function verbAgreement(verbs: readonly Intent[], intent: Intent): number {
@@ -58,7 +59,11 @@ export function factor(entry: Entry, q: ParsedQuery, coverage: number, summary: 
     if (entry.pathWords.length > 0) {
       let hits = 0;
       for (const t of entry.pathWords) if (q.weights.has(t)) hits++;
-      f *= WEIGHTS.pathWordsBase + (1 - WEIGHTS.pathWordsBase) * (hits / entry.pathWords.length);
+      // One said word of prior evidence: a path none of whose words the query says is not thereby
+      // the wrong one (its API may name things otherwise), and a short path loses less for it.
+      const prior = RULES.pathWordsPrior ? PATH_EVIDENCE.prior : 0;
+      const share = (hits + prior) / (entry.pathWords.length + prior);
+      f *= WEIGHTS.pathWordsBase + (1 - WEIGHTS.pathWordsBase) * share;
     }
   }
   if (e.deprecated) f *= WEIGHTS.deprecated;
@@ -80,7 +85,10 @@ function summaryFit(summary: readonly string[] | undefined, q: ParsedQuery): num
 
 /** Collections for "list ..." and plurals, items for "get/update/delete a ..." and "this". */
 function shape(entry: Entry, q: ParsedQuery): number {
-  const wantsCollection = q.intent === 'list' || q.intent === 'create' || (q.plural && q.intent !== 'update');
+  // The head noun says one thing or many better than any plural word of the query ("details of a track").
+  const head = RULES.headNounShape ? headNoun(q) : undefined;
+  const plural = head ? head.plural : q.plural;
+  const wantsCollection = q.intent === 'list' || q.intent === 'create' || (plural && q.intent !== 'update');
   const wantsItem = !wantsCollection && (q.intent === 'get' || q.intent === 'update' || q.intent === 'delete');
   if (wantsCollection) return entry.item ? WEIGHTS.shape.itemForCollection : 1;
   if (wantsItem) return entry.item ? 1 : WEIGHTS.shape.collectionForItem;

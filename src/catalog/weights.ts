@@ -173,3 +173,10 @@ export const IDF_RESCALE = { max: 20 } as const;
  * 0.606 -> 0.552 / 0.695 / 0.612; the 22-API catalogue unchanged (under 256 APIs).
  */
 export const API_FIT = { k: 1.2, b: 0.75, extraIndexes: 3 } as const;
+
+/**
+ * Which sibling: path words (factor.ts). The share of an endpoint's path words the query says
+ * counts `prior` said words more, of `prior` more words: `(said + prior) / (words + prior)`. A share
+ * of at most 1 keeps the factor at most 1, so `factorBound` is unchanged.
+ */
+export const PATH_EVIDENCE = { prior: 1 } as const;

@@ -1,0 +1,151 @@
+// Which documents a query of common words scores. When even a query's rarest word is in a large
+// share of an index ("create a namespace" in a catalogue of many Kubernetes copies), scoring every
+// posting is most of a search's cost and seldom finds more: the documents that name the query's
+// words in their resource or summary are scored instead, and a common word only scores documents
+// that also hold a rarer query word.
+import type { Entry } from './document.ts';
+import { factor } from './factor.ts';
+import type { ParsedQuery } from './query.ts';
+import type { RankOptions } from './rank-options.ts';
+import { POSTINGS_BUDGET } from './term-plan.ts';
+
+/** Of more candidates than this, only the likeliest by the re-ranking factor are scored. */
+const SCORED_CANDIDATES = 600;
+/** A query word in more of an index's documents than this share (and `COMMON_MIN_DOCS`) only scores documents holding a rarer query word. */
+const COMMON_SHARE = 0.2;
+const COMMON_MIN_DOCS = 100;
+/** How many documents a query of only common words scores, at most (beyond the first term's). */
+const CANDIDATES = 2000;
+
+/** What narrowing reads of one index. */
+export interface IndexView {
+  readonly size: number;
+  /** Documents holding the term in any field. */
+  df(term: string): number;
+  entryOf(doc: number): Entry | undefined;
+  /** The document's summary's distinct terms. */
+  summaryOf(doc: number): readonly string[] | undefined;
+}
+
+/** A MiniSearch `boostDocument` hook: 0 leaves a document out before a result is built. */
+export type DocumentGate = (id: number, term: string) => number;
+
+/** Term -> documents (ascending) naming it in their resource, or in their summary. */
+export interface Named {
+  readonly byResource: Map<string, number[]>;
+  readonly bySummary: Map<string, number[]>;
+}
+
+/** The `Named` maps of `entries` (in document order). */
+export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: (doc: number) => readonly string[] | undefined): Named {
+  const byResource = new Map<string, number[]>();
+  const bySummary = new Map<string, number[]>();
+  const note = (map: Map<string, number[]>, t: string, doc: number) => {
+    const docs = map.get(t);
+    if (!docs) map.set(t, [doc]);
+    else if (docs[docs.length - 1] !== doc) docs.push(doc);
+  };
+  for (const entry of entries) {
+    if (!entry) continue;
+    for (const t of entry.resource) if (t) note(byResource, t, entry.doc);
+    for (const t of summaryOf(entry.doc) ?? []) note(bySummary, t, entry.doc);
+  }
+  return { byResource, bySummary };
+}
+
+/**
+ * Whether a query whose rarest held word is in `rarest` documents should score only the named
+ * candidates. With a filter, only accepted documents are scored already; narrowing further would
+ * cost answers.
+ */
+export function narrows(view: IndexView, rarest: number, all: boolean): boolean {
+  return all && (rarest > POSTINGS_BUDGET || (rarest > COMMON_MIN_DOCS && rarest > view.size * COMMON_SHARE));
+}
+
+/**
+ * The gate that scores only the documents naming the query's words (`named` built on first need),
+ * or undefined when no document names them.
+ */
+export function candidateGate(view: IndexView, named: () => Named, byRarity: readonly string[], parsed: ParsedQuery, options: RankOptions): DocumentGate | undefined {
+  let candidates = candidatesOf(named(), byRarity, parsed.weights);
+  if (candidates && candidates.size > SCORED_CANDIDATES) candidates = mostLikely(view, candidates, parsed, options);
+  if (!candidates) return undefined;
+  const chosen = candidates;
+  const all = options.all === true;
+  return (id: number) => {
+    if (!chosen.has(id)) return 0;
+    if (all) return 1;
+    const entry = view.entryOf(id);
+    return entry !== undefined && options.accept(entry) ? 1 : 0;
+  };
+}
+
+/**
+ * Documents that name the query's terms, rarest terms and resources first, up to `CANDIDATES`
+ * (the first set is taken whole): what a query of only common words scores instead of every posting.
+ */
+function candidatesOf(named: Named, byRarity: readonly string[], weights: ReadonlyMap<string, number>): Set<number> | undefined {
+  const out = new Set<number>();
+  for (const map of [named.byResource, named.bySummary]) {
+    for (const t of byRarity) {
+      if ((weights.get(t) ?? 1) < 1) continue;
+      const docs = map.get(t);
+      if (!docs) continue;
+      if (out.size > 0 && out.size + docs.length > CANDIDATES) continue;
+      for (const d of docs) out.add(d);
+    }
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+/**
+ * The `SCORED_CANDIDATES` candidates whose method, shape and path words fit the query best (the
+ * re-ranking factor alone, text score aside): all of them name a query word, so this is what
+ * tells them apart, at a fraction of the cost of scoring their text.
+ */
+function mostLikely(view: IndexView, candidates: ReadonlySet<number>, parsed: ParsedQuery, options: RankOptions): Set<number> {
+  const scored: { doc: number; f: number; order: number }[] = [];
+  for (const doc of candidates) {
+    const entry = view.entryOf(doc);
+    if (!entry || (!options.all && !options.accept(entry))) continue;
+    scored.push({ doc, f: factor(entry, parsed, 1, view.summaryOf(entry.doc)), order: options.order ? options.order(entry) : doc });
+  }
+  scored.sort((a, b) => b.f - a.f || a.order - b.order);
+  const out = new Set<number>();
+  for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
+  return out;
+}
+
+/**
+ * A word in a large share of this index's documents ("namespace" in Kubernetes) is most of a
+ * query's postings, and each document that holds it becomes a result to build and sort. Such a
+ * word scores only the documents that also hold one of the query's rarer words: a document
+ * naming only the commonest word seldom is the answer. MiniSearch looks terms up in query order
+ * (rarest first), so the rarer words have marked their documents before the common word comes.
+ */
+export function gateCommon(view: IndexView, searched: readonly string[], prefix: boolean, inner: DocumentGate | undefined): DocumentGate | undefined {
+  if (searched.length < 2) return inner;
+  const threshold = Math.max(COMMON_MIN_DOCS, view.size * COMMON_SHARE);
+  // When every word is common, the rarest the index holds gates the others; a word it does not
+  // hold gates nothing (it would leave no document to score).
+  const held = searched.filter((t) => view.df(t) > 0);
+  if (held.length < 2) return inner;
+  const rare = searched.filter((t) => t === held[0] || view.df(t) <= threshold);
+  if (rare.length === searched.length) return inner;
+  const isRare = new Map<string, boolean>();
+  const rareOf = (term: string) => {
+    let r = isRare.get(term);
+    if (r === undefined) isRare.set(term, (r = rare.some((t) => term === t || (prefix && term.startsWith(t)))));
+    return r;
+  };
+  const holders = new Set<number>();
+  return (id, term) => {
+    if (rareOf(term)) {
+      const b = inner ? inner(id, term) : 1;
+      if (b) holders.add(id);
+      return b;
+    }
+    if (!holders.has(id)) return 0;
+    return inner ? inner(id, term) : 1;
+  };
+}

@@ -1,0 +1,63 @@
+// The re-ranking of one index's text matches: each result's BM25 score, credited for the terms
+// checked late, to the power `textExponent`, times the API-conventions factor (factor.ts). Past
+// a caller's floor, results that provably cannot reach it are not re-ranked.
+import type { SearchResult } from 'minisearch';
+import type { Entry } from './document.ts';
+import { fieldCoverage } from './coverage.ts';
+import { factor } from './factor.ts';
+import type { ParsedQuery } from './query.ts';
+import type { RankOptions, Ranked } from './rank-options.ts';
+import { WEIGHTS, factorBound, lateGainBound } from './weights.ts';
+
+/** How many text matches the re-ranking looks at. */
+const RERANK_POOL = 120;
+
+/** What re-ranking reads of one index. */
+export interface RerankView {
+  entryOf(doc: number): Entry | undefined;
+  /** The document's summary's distinct terms. */
+  summaryOf(doc: number): readonly string[] | undefined;
+  /** Terms of the fields that say what an endpoint is (for terms checked late). */
+  strongTerms(entry: Entry): ReadonlySet<string>;
+}
+
+/** `results` (MiniSearch's, best text score first) re-ranked, best first; `late` the terms left out of the index query. */
+export function rerank(view: RerankView, results: readonly SearchResult[], parsed: ParsedQuery, late: readonly string[], options: RankOptions): Ranked[] {
+  const weights = parsed.weights;
+  const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
+  // A deep page asks for more than the usual pool: re-rank as many as it needs.
+  const poolSize = Math.max(RERANK_POOL, options.limit);
+  const pool = results.length > poolSize ? results.slice(0, poolSize) : results;
+  const ranked: Ranked[] = [];
+  // Results come best text score first, and a final score is at most sqrt(text x what the
+  // left-out terms can add) x the largest factor: past the floor, no later result can reach it.
+  const e = WEIGHTS.textExponent;
+  let ceiling = 0;
+  let floor = -1;
+  if (options.floor !== undefined) {
+    const lateGain = lateGainBound(late.map((t) => weights.get(t) ?? 1));
+    ceiling = lateGain * factorBound(parsed) ** (1 / e);
+    floor = options.floor ** (1 / e);
+  }
+  for (const r of pool) {
+    if (r.score * ceiling < floor) break;
+    const entry = view.entryOf(r.id as number)!;
+    let covered = fieldCoverage(r, parsed);
+    let score = r.score;
+    if (late.length > 0) {
+      const strong = view.strongTerms(entry);
+      for (const t of late) {
+        if (!strong.has(t)) continue;
+        const w = weights.get(t) ?? 1;
+        covered += WEIGHTS.lateTermCredit * w;
+        score *= 1 + WEIGHTS.lateTermGain * w;
+      }
+    }
+    const f = factor(entry, parsed, covered / totalWeight, view.summaryOf(entry.doc));
+    // The text score to the power `textExponent` (see WEIGHTS): the API conventions weigh more than repeated words.
+    ranked.push({ entry, score: score ** e * f });
+  }
+  const order = options.order;
+  ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
+  return ranked;
+}
