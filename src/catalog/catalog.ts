@@ -15,7 +15,7 @@ import { SvcError, parseEndpointId } from '../model/index.ts';
 import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } from './index.ts';
 import { type Entry, type ParsedQuery, parseQuery } from './search.ts';
 import { SpecState, takePrepared } from './spec-state.ts';
-import { type QueryVocabulary, withAlternatives } from './expand.ts';
+import { type QueryVocabulary, withAlternatives, withForms } from './expand.ts';
 import { type CollectionListing, Listings } from './listings.ts';
 import { Loaded } from './loaded.ts';
 import type { SearchBudget } from './rank-many.ts';
@@ -90,9 +90,10 @@ export class Catalog {
 
   /** A query, read, with the vocabulary's alternatives the catalogue holds. */
   #parse(query: string): ParsedQuery {
-    const parsed = parseQuery(query);
+    const df = (t: string) => this.#terms.df(t);
+    const parsed = withForms(parseQuery(query), df);
     const vocabulary = this.#queryVocabulary;
-    return vocabulary ? withAlternatives(parsed, vocabulary, (t) => this.#terms.df(t)) : parsed;
+    return vocabulary ? withAlternatives(parsed, vocabulary, df) : parsed;
   }
 
   /** Increments on every `replace`. */

@@ -181,14 +181,41 @@ function cachedTerms(text: string, cache: TextCache | undefined): readonly strin
   return terms;
 }
 
-export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache): Doc {
+/**
+ * A query parameter more than this share of a spec's endpoints take (`alt`, `key`, `pretty` on every
+ * endpoint of a generated API) says nothing about any one of them, so it is not indexed as a word
+ * of theirs (specs of at least `COMMON_PARAMETERS.minEndpoints` endpoints).
+ * Test APIs, whole catalogue (hit@1 / hit@5 / MRR): 0.720 / 0.864 / 0.777 with every parameter,
+ * 0.724 / 0.864 / 0.780 without the common ones; 0.5 instead of 0.3 gained less.
+ */
+const COMMON_PARAMETERS = { share: 0.3, minEndpoints: 8 } as const;
+
+/** Names of the query parameters most of `entries` take (see `COMMON_PARAMETERS`). */
+export function commonParameters(entries: readonly Entry[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (entries.length < COMMON_PARAMETERS.minEndpoints) return out;
+  const counts = new Map<string, number>();
+  for (const entry of entries) for (const p of entry.endpoint.parameters) if (p.in === 'query') counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  for (const [name, n] of counts) if (n > entries.length * COMMON_PARAMETERS.share) out.add(name);
+  return out;
+}
+
+/** The index documents of one spec's entries, in order. */
+export function documentsOf(entries: readonly Entry[], paths: PathCache = new Map()): Doc[] {
+  const texts: TextCache = new Map();
+  const common = commonParameters(entries);
+  return entries.map((entry) => documentOf(entry, paths, texts, common));
+}
+
+/** `common`: query parameters of most of the spec's endpoints, left out of the parameter field. */
+export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache, common?: ReadonlySet<string>): Doc {
   const e = entry.endpoint;
   // Only the start of a long description is indexed, so only the start is cleaned.
   const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
   const head = description ? firstSentenceOfPlain(description.trim()) : '';
   // Joined before splitting: one non-ASCII name sends the whole field through the Unicode splitter, as it always did.
   let params = '';
-  for (const p of e.parameters) if (p.in === 'path' || p.in === 'query') params += ` ${p.name}`;
+  for (const p of e.parameters) if (p.in === 'path' || (p.in === 'query' && !common?.has(p.name))) params += ` ${p.name}`;
   return {
     i: entry.doc,
     // Without a summary, the description's first sentence is the summary ("Deletes a message."), and

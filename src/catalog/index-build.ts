@@ -2,7 +2,7 @@
 // reads), counted in one pass, plus per term its document frequency and an upper bound of the
 // score one document can get for it. The serialized form is what a snapshot would store.
 import MiniSearch, { type Options } from 'minisearch';
-import { type Doc, EMPTY_FIELD, type Entry, type PathCache, type TextCache, documentOf } from './document.ts';
+import { type Doc, EMPTY_FIELD, type Entry, type PathCache, documentsOf } from './document.ts';
 import { FIELD_KEYS, WEIGHTS } from './weights.ts';
 
 /** How each index's MiniSearch is set up; `MiniSearch.loadJS` must be given the same options. */
@@ -48,8 +48,7 @@ export interface BuiltIndex {
 
 /** Build the index of one spec's entries (document ids are `entry.doc`). */
 export function buildIndex(entries: readonly Entry[], paths: PathCache = new Map()): BuiltIndex {
-  const texts: TextCache = new Map();
-  const docs = entries.map((entry) => documentOf(entry, paths, texts));
+  const docs = documentsOf(entries, paths);
   return { docs, ...countPostings(docs) };
 }
 

@@ -20,7 +20,7 @@ export interface ParsedQuery {
   readonly paths: readonly string[];
   /** The query speaks of many things ("all", plural nouns): prefer collections. */
   readonly plural: boolean;
-  /** Shaped like a command ("buy a number", "set up an alert"): it asks to act, even with a verb we do not know. */
+  /** Shaped like a command ("rent a number", "set up an alert"): it asks to act, even with a verb we do not know. */
   readonly imperative: boolean;
   /** Every term the query says, its verbs included: compared with what an endpoint's summary says. */
   readonly said: ReadonlySet<string>;

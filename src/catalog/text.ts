@@ -230,6 +230,13 @@ const VERB_HINTS: ReadonlyMap<string, Intent> = new Map(
       // Verbs that change the state of a thing that exists, and verbs that make a relation to one.
       ['set', 'update'], ['assign', 'update'], ['mark', 'update'], ['archive', 'update'], ['close', 'update'],
       ['follow', 'create'], ['subscribe', 'create'],
+      // Verbs that make a new thing from or beside another, or bring one in.
+      ['copy', 'create'], ['clone', 'create'], ['duplicate', 'create'], ['import', 'create'], ['attach', 'create'],
+      ['connect', 'create'], ['join', 'create'], ['install', 'create'], ['deploy', 'create'],
+      ['launch', 'create'], ['trigger', 'create'], ['book', 'create'], ['reserve', 'create'], ['buy', 'create'],
+      ['purchase', 'create'], ['refund', 'create'],
+      // Verbs that read.
+      ['download', 'get'], ['export', 'get'], ['count', 'get'], ['check', 'get'], ['inspect', 'get'], ['preview', 'get'],
     ] as const
   ).map(([word, intent]) => [stem(word), intent]),
 );

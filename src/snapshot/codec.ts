@@ -14,7 +14,7 @@ import { collectPlaces, linkNodesByFile, mapLinks } from './link-places.ts';
 import { PostingBytes } from './postings.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 7;
+export const CODEC_VERSION = 8;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];

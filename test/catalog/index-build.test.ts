@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import MiniSearch from 'minisearch';
-import { type Doc, MINI_OPTIONS, SearchIndex, documentOf, makeEntry } from '../../src/catalog/search.ts';
+import { type Doc, MINI_OPTIONS, SearchIndex, makeEntry } from '../../src/catalog/search.ts';
+import { documentsOf } from '../../src/catalog/document.ts';
 import { importSpec } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 import { CORPUS } from '../search/harness.ts';
@@ -18,7 +19,7 @@ function bothWays(imported: ImportedSpec): { bulk: unknown; added: unknown } {
   const index = new SearchIndex();
   index.add(entries);
   const reference = new MiniSearch<Doc>(MINI_OPTIONS);
-  reference.addAll(entries.map((entry) => documentOf(entry)));
+  reference.addAll(documentsOf(entries));
   return { bulk: index.toJSON(), added: reference.toJSON() };
 }
 

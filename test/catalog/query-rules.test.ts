@@ -59,7 +59,7 @@ const ROWS: readonly Row[] = [
   { query: 'get this invoice', expect: { plural: false } },
   { query: 'invoice', expect: { plural: false } },
   // A command with a verb we do not know.
-  { query: 'buy a number', expect: { imperative: true, intent: null }, family: 'imperative' },
+  { query: 'rent a number', expect: { imperative: true, intent: null }, family: 'imperative' },
   { query: 'set up an alert', expect: { imperative: true }, family: 'imperative' },
   { query: 'channels in a guild', expect: { imperative: false } },
   // The caller.
