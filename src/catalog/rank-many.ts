@@ -71,15 +71,20 @@ export interface Candidate {
 /**
  * The order a search visits `candidates` (sorted by bound) in, and which of them are visited
  * beyond the budget: every candidate by bound, then the `extra` best-fitting APIs (`fit`) among
- * those the budget of `budget` indexes leaves out. The extra ones come last so that the floor the
+ * those the budget of `budget` indexes leaves out, when they fit better than one the budget takes
+ * (one that fits no better than all of those adds nothing the bounds missed: an API loaded twice
+ * under two names fits as well as its copy). The extra ones come last so that the floor the
  * others set skips any of them that cannot reach the top (their bound is below it): searched first,
  * with no floor yet, each was ranked in full, which cost more than the rest of a query at a few
  * hundred APIs.
  */
 export function visitOrder(candidates: readonly Candidate[], budget: number, extra: number): { order: readonly Candidate[]; extra: ReadonlySet<Candidate> } {
   if (extra <= 0 || candidates.length <= budget) return { order: candidates, extra: new Set() };
+  // Only an API that fits better than one the budget searches adds what the bounds missed.
+  let least = budget > 0 ? Infinity : 0;
+  for (let i = 0; i < budget; i++) least = Math.min(least, candidates[i]!.fit);
   const rest = candidates.slice(budget).sort((a, b) => b.fit - a.fit || a.spec - b.spec);
-  const last = new Set(rest.slice(0, extra).filter((c) => c.fit > 0));
+  const last = new Set(rest.slice(0, extra).filter((c) => c.fit > 0 && c.fit > least));
   return { order: [...candidates.filter((c) => !last.has(c)), ...last], extra: last };
 }
 

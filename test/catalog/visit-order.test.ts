@@ -20,7 +20,9 @@ const specs = (cs: readonly Candidate[]) => cs.map((c) => c.spec);
 describe('visitOrder', () => {
   const ROWS: { name: string; fits: number[]; budget: number; extra: number; first: number[] }[] = [
     { name: 'the best fits the budget leaves out go last', fits: [1, 1, 1, 5, 2, 9], budget: 2, extra: 2, first: [5, 3] },
-    { name: 'fits within the budget do not count', fits: [9, 9, 1, 2, 3], budget: 2, extra: 1, first: [4] },
+    { name: 'fits within the budget do not count', fits: [9, 2, 1, 2, 3], budget: 2, extra: 1, first: [4] },
+    { name: 'an API fitting no better than every one the budget takes is not taken', fits: [9, 9, 1, 2, 9], budget: 2, extra: 2, first: [] },
+    { name: 'an API fitting as well as the worst the budget takes is not taken', fits: [9, 4, 4, 5, 1], budget: 2, extra: 2, first: [3] },
     { name: 'no extra: bound order', fits: [1, 2, 3, 4], budget: 1, extra: 0, first: [] },
     { name: 'all within the budget: bound order', fits: [1, 2, 3], budget: 3, extra: 2, first: [] },
     { name: 'an API holding none of the query words as such (fit 0) is not taken', fits: [1, 0, 0, 3], budget: 1, extra: 2, first: [3] },
@@ -43,7 +45,11 @@ describe('visitOrder', () => {
         const rest = order.filter((c) => !extra.has(c));
         for (let i = 1; i < rest.length; i++) assert.ok(rest[i - 1]!.bound >= rest[i]!.bound);
         assert.ok(extra.size <= extraCount);
-        for (const c of extra) assert.ok(c.spec >= budget, 'an extra index is one the budget leaves out');
+        const least = budget > 0 ? Math.min(...all.slice(0, budget).map((c) => c.fit)) : 0;
+        for (const c of extra) {
+          assert.ok(c.spec >= budget, 'an extra index is one the budget leaves out');
+          assert.ok(c.fit > least, 'an extra index fits better than one the budget takes');
+        }
       }),
     );
   });
