@@ -15,7 +15,7 @@ export function hashKey(s: string): number {
 }
 
 /** Numbers kept below this (2^21): hash and number share one float64 exactly (2^32 x 2^21 = 2^53). */
-const MAX_VALUE = 2 ** 21;
+export const MAX_VALUE = 2 ** 21;
 
 export class KeyTable {
   /** `hash * MAX_VALUE + value`, ascending. */

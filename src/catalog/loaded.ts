@@ -2,6 +2,8 @@
 // specs by name, which specs a word names, the word statistics over all of them, and the ranker.
 // Immutable once built (caches aside): `replace` builds a new one and swaps it in.
 import type { ImportedSpec } from '../model/index.ts';
+import { ExactTable } from './direct-matches.ts';
+import { MAX_VALUE } from './key-table.ts';
 import type { SearchFilters } from './index.ts';
 import { ManyRanker, type SearchBudget } from './rank-many.ts';
 import { FullNameIndex } from './spec-choice.ts';
@@ -22,6 +24,8 @@ export class Loaded {
   readonly ranker: ManyRanker;
   /** Specs by their full names (`FullNameIndex`), built on the first search over several specs. */
   #fullNames: FullNameIndex | undefined;
+  /** Every spec's exact summaries and operationIds (`ExactTable`), built on the first search over all specs. */
+  #exact: ExactTable | undefined;
 
   constructor(states: readonly SpecState[], terms: TermHolders, budget: SearchBudget) {
     states.forEach((s, i) => (s.position = i));
@@ -38,6 +42,12 @@ export class Loaded {
 
   get fullNames(): FullNameIndex {
     return (this.#fullNames ??= new FullNameIndex(this.states));
+  }
+
+  /** Undefined when the catalogue holds more endpoints than one table numbers (ask spec by spec then). */
+  get exact(): ExactTable | undefined {
+    if (this.size >= MAX_VALUE) return undefined;
+    return (this.#exact ??= new ExactTable(this.states));
   }
 
   /** The specs a search with these filters looks in (an unknown spec: none). */

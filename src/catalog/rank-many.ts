@@ -55,32 +55,102 @@ interface Scratch {
   held: Int32Array;
   /** The specificity (over specs) of the query's own words the spec holds, summed. */
   cover: Float64Array;
-}
-
-/** An index a search may visit, with the best score any of its documents could reach. */
-export interface Candidate {
-  readonly state: SpecState;
-  readonly spec: number;
-  readonly bound: number;
-  readonly postings: number;
-  readonly cover: number;
   /** How well the API's own words fit the query, the API read as one document (see `API_FIT`). */
-  readonly fit: number;
+  fit: Float64Array;
+  /** What the spec's scores count as: (its cover / the best cover) to a power (see `WEIGHTS.specCover`). */
+  coverFactor: Float64Array;
+  /** The best score any of the spec's documents could reach (`boundOf`, times `coverFactor`). */
+  bound: Float64Array;
 }
 
 /**
- * The order a search visits `candidates` (sorted by bound) in, and which of them are visited
- * beyond the budget: every candidate by bound, then the `extra` best-fitting APIs (`fit`) among
- * those the budget of `budget` indexes leaves out. The extra ones come last so that the floor the
- * others set skips any of them that cannot reach the top (their bound is below it): searched first,
- * with no floor yet, each was ranked in full, which cost more than the rest of a query at a few
- * hundred APIs.
+ * The order a search visits candidate indexes in (catalogue positions, with their `bound` and
+ * `fit`): by bound, highest first (catalogue order among equals), and beyond the budget of
+ * `budget` indexes the `extra` best-fitting APIs among those the budget leaves out, when they fit
+ * better than one the budget takes (one that fits no better than all of those adds nothing the
+ * bounds missed: an API loaded twice under two names fits as well as its copy). The extras are
+ * left out of the bound order and visited last (`extras`), so that the floor the others set skips
+ * any of them that cannot reach the top (their bound is below it): searched first, with no floor
+ * yet, each was ranked in full, which cost more than the rest of a query at a few hundred APIs.
+ * The bound order comes from a heap: a search visits a few of what may be thousands of candidates.
  */
-export function visitOrder(candidates: readonly Candidate[], budget: number, extra: number): { order: readonly Candidate[]; extra: ReadonlySet<Candidate> } {
-  if (extra <= 0 || candidates.length <= budget) return { order: candidates, extra: new Set() };
-  const rest = candidates.slice(budget).sort((a, b) => b.fit - a.fit || a.spec - b.spec);
-  const last = new Set(rest.slice(0, extra).filter((c) => c.fit > 0));
-  return { order: [...candidates.filter((c) => !last.has(c)), ...last], extra: last };
+export class VisitOrder {
+  /** Positions not handed out yet, a heap by bound (`#higher` at the top). */
+  readonly #heap: number[];
+  readonly #bound: ArrayLike<number>;
+  /** The budget's candidates, taken off the heap to choose the extras, handed out first. */
+  readonly #first: number[] = [];
+  #firstAt = 0;
+  /** Best fit first (catalogue order among equals). */
+  readonly extras: readonly number[];
+
+  constructor(positions: readonly number[], bound: ArrayLike<number>, fit: ArrayLike<number>, budget: number, extra: number) {
+    this.#bound = bound;
+    const heap = (this.#heap = [...positions]);
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) this.#down(i);
+    const extras: number[] = [];
+    if (extra > 0 && heap.length > budget) {
+      while (this.#first.length < budget) this.#first.push(this.#pop());
+      let least = budget > 0 ? Infinity : 0;
+      for (const p of this.#first) least = Math.min(least, fit[p]!);
+      // The `extra` best fits among the rest, each above `least` (and above 0: holding a query word as such).
+      const fitter = (a: number, b: number) => fit[a]! > fit[b]! || (fit[a] === fit[b] && a < b);
+      for (const p of heap) {
+        if (!(fit[p]! > 0 && fit[p]! > least)) continue;
+        if (extras.length === extra && !fitter(p, extras[extra - 1]!)) continue;
+        let i = extras.length < extra ? extras.length : extra - 1;
+        while (i > 0 && fitter(p, extras[i - 1]!)) {
+          extras[i] = extras[i - 1]!;
+          i--;
+        }
+        extras[i] = p;
+      }
+    }
+    this.extras = extras;
+  }
+
+  /** The next candidate by bound, extras left out; -1 when none is left. */
+  next(): number {
+    if (this.#firstAt < this.#first.length) return this.#first[this.#firstAt++]!;
+    const extras = this.extras;
+    while (this.#heap.length > 0) {
+      const p = this.#pop();
+      if (extras.length === 0 || !extras.includes(p)) return p;
+    }
+    return -1;
+  }
+
+  #higher(a: number, b: number): boolean {
+    const bound = this.#bound;
+    return bound[a]! > bound[b]! || (bound[a] === bound[b] && a < b);
+  }
+
+  #pop(): number {
+    const heap = this.#heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      this.#down(0);
+    }
+    return top;
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    const n = heap.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      const r = l + 1;
+      const c = r < n && this.#higher(heap[r]!, heap[l]!) ? r : l;
+      if (!this.#higher(heap[c]!, heap[i]!)) return;
+      const t = heap[i]!;
+      heap[i] = heap[c]!;
+      heap[c] = t;
+      i = c;
+    }
+  }
 }
 
 /** Ranks over any subset of one catalogue's specs (`all`, in catalogue order); built anew on every `replace`. */
@@ -91,7 +161,6 @@ export class ManyRanker {
   readonly #size: number;
   readonly #budget: SearchBudget;
   #scratch: Scratch | undefined;
-  #fit: Float64Array | undefined;
   #mark = 0;
 
   constructor(all: readonly SpecState[], terms: TermHolders, size: number, budget: SearchBudget) {
@@ -118,7 +187,8 @@ export class ManyRanker {
         return local > 0 ? (globalIdf.get(term) ?? 1) / idf(size, local) : 1;
       };
     };
-    const candidates = this.#bounds(states, parsed, globalIdf, expansions);
+    const positions = this.#bounds(states, parsed, globalIdf, expansions);
+    const { bound, postings, coverFactor, fit } = this.#scratch!;
     // Most promising index first; stop once no remaining index can reach the current top `limit`.
     const top: { r: Ranked; spec: number }[] = [];
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
@@ -129,33 +199,45 @@ export class ManyRanker {
     const deadline = performance.now() + budgetMs;
     let work = 0;
     // With many APIs, the budget also visits the APIs whose own words fit the query best.
-    const { order, extra } = visitOrder(candidates, maxIndexesSearched, prune && this.#all.length >= SPEC_CHOICE.moreIndexesFrom ? API_FIT.extraIndexes : 0);
+    const order = new VisitOrder(positions, bound, fit, maxIndexesSearched, prune && this.#all.length >= SPEC_CHOICE.moreIndexesFrom ? API_FIT.extraIndexes : 0);
+    const extras = order.extras;
+    let extraAt = 0;
     let stopped = false;
-    for (const c of order) {
-      const late = extra.has(c);
-      if (late) {
+    for (;;) {
+      let p: number;
+      const late = stopped;
+      if (!stopped) {
+        p = order.next();
+        if (p < 0) {
+          stopped = true;
+          continue;
+        }
+        if (prune && top.length >= limit && (bound[p]! < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) {
+          stopped = true;
+          continue;
+        }
+      } else {
+        if (extraAt >= extras.length) break;
+        p = extras[extraAt++]!;
         // Past the budget: only one whose bound can still reach the top, whatever stopped the rest.
-        if (prune && top.length >= limit && c.bound < top[limit - 1]!.r.score) continue;
-      } else if (stopped) {
-        continue;
-      } else if (prune && top.length >= limit && (c.bound < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) {
-        stopped = true;
-        continue;
+        if (prune && top.length >= limit && bound[p]! < top[limit - 1]!.r.score) continue;
       }
       if (prune && top.length > 0 && (work > budgetPostings || performance.now() > deadline)) break;
-      work += c.postings;
+      work += postings[p]!;
       if (!late) searched++;
       const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
-      const ranked = c.state.index.rank(parsed, {
+      const index = this.#all[p]!.index;
+      const cover = coverFactor[p]!;
+      const ranked = index.rank(parsed, {
         limit,
         accept,
         all,
         fuzzy: false,
-        termScale: scaleFor(c.state.index),
+        termScale: scaleFor(index),
         order: byPosition,
-        ...(floor !== undefined ? { floor: c.cover > 0 ? floor / c.cover : Infinity } : {}),
+        ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),
       });
-      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: c.cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * c.cover }, spec: c.spec });
+      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * cover }, spec: p });
       top.sort(better);
       if (top.length > limit) top.length = limit;
     }
@@ -173,19 +255,18 @@ export class ManyRanker {
   }
 
   /**
-   * Indexes that can match, most promising first, each with the best score any of its documents
-   * could reach (`boundOf`), its sums run over the holders of each query word (and of the words it
-   * may expand to), so that indexes holding none are never looked at and no index is asked for a
-   * term. Sums run term by term, a term's own best before its expansions', in query order: the
-   * bounds do not depend on how many indexes there are. `spec` is the catalogue position (the
-   * order of `states`, which is a subsequence of the catalogue's).
+   * Indexes that can match (their catalogue positions), each with the best score any of its
+   * documents could reach (`boundOf`) in the scratch's `bound`, its sums run over the holders of
+   * each query word (and of the words it may expand to), so that indexes holding none are never
+   * looked at and no index is asked for a term. Sums run term by term, a term's own best before
+   * its expansions', in query order: the bounds do not depend on how many indexes there are.
    */
   #bounds(
     states: readonly SpecState[],
     parsed: ParsedQuery,
     globalIdf: ReadonlyMap<string, number>,
     expansions: ReadonlyMap<string, readonly string[]>,
-  ): Candidate[] {
+  ): number[] {
     const member = states === this.#all ? undefined : new Set(states);
     const n = this.#all.length;
     let scratch = this.#scratch;
@@ -199,23 +280,25 @@ export class ManyRanker {
         queryMark: new Int32Array(n),
         held: new Int32Array(n),
         cover: new Float64Array(n),
+        fit: new Float64Array(n),
+        coverFactor: new Float64Array(n),
+        bound: new Float64Array(n),
       };
       this.#mark = 0;
     }
-    const { text, postings, best, scale, termMark, queryMark, held, cover } = scratch;
+    const { text, postings, best, scale, termMark, queryMark, held, cover, fit, coverFactor, bound } = scratch;
     const query = ++this.#mark;
     const touched: SpecState[] = [];
     const termTouched: number[] = [];
     const lateFactor = lateGainBound(parsed.terms.map((t) => parsed.weights.get(t) ?? 1));
     const avgSize = this.#size / Math.max(1, n);
     const { k: apiK1, b: apiB } = API_FIT;
-    let fit = this.#fit;
-    if (!fit || fit.length < n) fit = this.#fit = new Float64Array(n);
     for (const t of parsed.terms) {
       const w = parsed.weights.get(t) ?? 1;
       const term = ++this.#mark;
       termTouched.length = 0;
       const specificity = Math.log((n + 1) / (this.#terms.holders(t)?.states.length ?? n));
+      const tIdf = globalIdf.get(t) ?? 1;
       // A vocabulary's alternative covers the query by its weight, not as a word the query said.
       const alternativeShare = parsed.alternatives?.has(t) ? w : 1;
       const visit = (h: Holders | undefined, own: boolean) => {
@@ -246,7 +329,7 @@ export class ManyRanker {
             const df = stats[2 * i]!;
             best[p] = stats[2 * i + 1]!;
             // Capped as the text score caps it (`IDF_RESCALE`): the bound stays an upper bound, and a tight one.
-            scale[p] = Math.min(IDF_RESCALE.max, (globalIdf.get(t) ?? 1) / idf(state.index.size, df));
+            scale[p] = Math.min(IDF_RESCALE.max, tIdf / idf(state.index.size, df));
             postings[p] = postings[p]! + df;
             cover[p] = cover[p]! + specificity * alternativeShare;
             // BM25 over APIs: the endpoints holding the word are its count in the API, the API's endpoints its length.
@@ -266,13 +349,14 @@ export class ManyRanker {
     let bestCover = 0;
     for (const state of touched) bestCover = Math.max(bestCover, cover[state.position]!);
     const coverPower = WEIGHTS.specCover.perLog * Math.max(0, Math.log(n / WEIGHTS.specCover.from));
-    const out: Candidate[] = [];
+    const out: number[] = [];
     for (const state of touched) {
       const p = state.position;
-      const coverFactor = bestCover > 0 && coverPower > 0 ? (cover[p]! / bestCover) ** coverPower : 1;
-      out.push({ state, spec: p, bound: coverFactor * boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!), postings: postings[p]!, cover: coverFactor, fit: fit[p]! });
+      const factor = bestCover > 0 && coverPower > 0 ? (cover[p]! / bestCover) ** coverPower : 1;
+      coverFactor[p] = factor;
+      bound[p] = factor * boundOf(parsed, text[p]!, postings[p]!, lateFactor, held[p]!);
+      out.push(p);
     }
-    out.sort((a, b) => b.bound - a.bound || a.spec - b.spec);
     return out;
   }
 }

@@ -30,7 +30,7 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
   // A path the query names outright comes first: the caller already knows what it wants.
   const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
   // Then an endpoint whose summary or operationId the query is, word for word.
-  const exact = parsed.paths.length === 0 ? exactMatches(states, parsed.exact, accept) : [];
+  const exact = parsed.paths.length === 0 ? exactMatches(states, parsed.exact, accept, states === loaded.states && states.length > 1 ? loaded.exact : undefined) : [];
   // When the named path fills the page (the same path in many specs), the text ranking is not needed.
   let ranked = named.length >= limit ? [] : rankText(loaded, states, query, parsed, limit, filter);
   // No other word matched: the verbs are what is left to find something by.

@@ -250,7 +250,7 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The exact-match keys of an entry: its summary's and its operationId's `exactKey`. */
-function exactKeysOf(entry: Entry): string[] {
+export function exactKeysOf(entry: Entry): string[] {
   const e = entry.endpoint;
   const keys: string[] = [];
   if (e.summary) keys.push(exactKey(e.summary));

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
 import { withRules } from '../../src/catalog/search.ts';
+import { termsOf } from '../../src/catalog/text.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 import { spec } from './fixtures.ts';
 
@@ -77,6 +78,12 @@ describe('a query that says an API whole name', () => {
     assert.equal(catalog.search('upload a file to a blob')[0]?.endpoint.spec, 'other0');
   });
 
+  it('a name of stop words names no API: "to" in a query does not name dev.to', () => {
+    const others = [0, 1, 2, 3, 4, 5].map((i) => filesApi(`other${i}`, 'drive'));
+    const catalog = new Catalog([...others, namedApi('dev.to')]);
+    assert.equal(catalog.search('upload a file to drive')[0]?.endpoint.spec, 'other0');
+  });
+
   it('within one spec its name is not searched', () => {
     const catalog = new Catalog([namedApi('box')]);
     assert.equal(catalog.search('upload a file to box', { spec: 'box' })[0]?.endpoint.id, 'box:POST:/files/content');
@@ -86,6 +93,8 @@ describe('a query that says an API whole name', () => {
     const word = fc.stringMatching(/^[a-z]{3,8}$/);
     fc.assert(
       fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 2 }), fc.constantFrom('upload a file to', 'list buckets in', 'create an embedding on'), (words, action) => {
+        // A stop word names nothing (the test above).
+        fc.pre(words.every((w) => termsOf(w).length > 0));
         const name = words.join('-');
         const catalog = catalogFor(name, words.join(' '));
         const hit = catalog.search(`${action} ${words.join(' ')}`)[0];

@@ -4,23 +4,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type Candidate, visitOrder } from '../../src/catalog/rank-many.ts';
-import { SpecState } from '../../src/catalog/spec-state.ts';
-import { spec } from './fixtures.ts';
+import { VisitOrder } from '../../src/catalog/rank-many.ts';
 
-const state = new SpecState(spec('s', [{ method: 'GET', path: '/things', summary: 'List things' }]));
-
-/** Candidates sorted by bound (descending), as the ranker hands them over, with the given fits. */
-function candidates(fits: readonly number[]): Candidate[] {
-  return fits.map((fit, i) => ({ state, spec: i, bound: 100 - i, postings: 1, cover: 1, fit }));
+/** Every candidate `VisitOrder` hands out: by bound (extras left out), then the extras. */
+function visit(bounds: readonly number[], fits: readonly number[], budget: number, extra: number): { order: number[]; extra: number[] } {
+  const positions = bounds.map((_, i) => i);
+  const visits = new VisitOrder(positions, bounds, fits, budget, extra);
+  const order: number[] = [];
+  for (let p = visits.next(); p >= 0; p = visits.next()) order.push(p);
+  return { order: [...order, ...visits.extras], extra: [...visits.extras] };
 }
 
-const specs = (cs: readonly Candidate[]) => cs.map((c) => c.spec);
+/** Bounds falling with the position, so that bound order is catalogue order. */
+const falling = (n: number) => Array.from({ length: n }, (_, i) => 100 - i);
 
-describe('visitOrder', () => {
+describe('VisitOrder', () => {
   const ROWS: { name: string; fits: number[]; budget: number; extra: number; first: number[] }[] = [
     { name: 'the best fits the budget leaves out go last', fits: [1, 1, 1, 5, 2, 9], budget: 2, extra: 2, first: [5, 3] },
-    { name: 'fits within the budget do not count', fits: [9, 9, 1, 2, 3], budget: 2, extra: 1, first: [4] },
+    { name: 'fits within the budget do not count', fits: [9, 2, 1, 2, 3], budget: 2, extra: 1, first: [4] },
+    { name: 'an API fitting no better than every one the budget takes is not taken', fits: [9, 9, 1, 2, 9], budget: 2, extra: 2, first: [] },
+    { name: 'an API fitting as well as the worst the budget takes is not taken', fits: [9, 4, 4, 5, 1], budget: 2, extra: 2, first: [3] },
     { name: 'no extra: bound order', fits: [1, 2, 3, 4], budget: 1, extra: 0, first: [] },
     { name: 'all within the budget: bound order', fits: [1, 2, 3], budget: 3, extra: 2, first: [] },
     { name: 'an API holding none of the query words as such (fit 0) is not taken', fits: [1, 0, 0, 3], budget: 1, extra: 2, first: [3] },
@@ -28,23 +31,36 @@ describe('visitOrder', () => {
   ];
   for (const row of ROWS) {
     it(row.name, () => {
-      const { order, extra } = visitOrder(candidates(row.fits), row.budget, row.extra);
-      assert.deepEqual(specs([...extra]), row.first);
-      assert.deepEqual(specs(order.slice(order.length - row.first.length)), row.first);
+      const { order, extra } = visit(falling(row.fits.length), row.fits, row.budget, row.extra);
+      assert.deepEqual(extra, row.first);
+      assert.deepEqual(order.slice(order.length - row.first.length), row.first);
     });
   }
 
-  it('visits every candidate once, the rest in bound order', () => {
+  it('hands out every candidate once: the rest by bound (catalogue order among equals), then the extras by fit (generated)', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat(20), { maxLength: 30 }), fc.nat(10), fc.nat(5), (fits, budget, extraCount) => {
-        const all = candidates(fits);
-        const { order, extra } = visitOrder(all, budget, extraCount);
-        assert.deepEqual([...specs(order)].sort((a, b) => a - b), specs(all));
-        const rest = order.filter((c) => !extra.has(c));
-        for (let i = 1; i < rest.length; i++) assert.ok(rest[i - 1]!.bound >= rest[i]!.bound);
-        assert.ok(extra.size <= extraCount);
-        for (const c of extra) assert.ok(c.spec >= budget, 'an extra index is one the budget leaves out');
-      }),
+      fc.property(
+        fc.array(fc.record({ bound: fc.nat(8), fit: fc.nat(20) }), { maxLength: 40 }),
+        fc.nat(10),
+        fc.nat(5),
+        (candidates, budget, extraCount) => {
+          const bounds = candidates.map((c) => c.bound);
+          const fits = candidates.map((c) => c.fit);
+          const { order, extra } = visit(bounds, fits, budget, extraCount);
+          assert.deepEqual([...order].sort((a, b) => a - b), bounds.map((_, i) => i));
+          const byBound = bounds.map((_, i) => i).sort((a, b) => bounds[b]! - bounds[a]! || a - b);
+          const rest = order.slice(0, order.length - extra.length);
+          assert.deepEqual(rest, byBound.filter((p) => !extra.includes(p)));
+          assert.ok(extra.length <= extraCount);
+          const taken = byBound.slice(0, budget);
+          const least = budget > 0 ? Math.min(...taken.map((p) => fits[p]!)) : 0;
+          // The extras are the best fits (catalogue order among equals) of those left out above `least`.
+          const eligible = byBound.slice(budget).filter((p) => fits[p]! > 0 && fits[p]! > least);
+          const expected = candidates.length > budget ? eligible.sort((a, b) => fits[b]! - fits[a]! || a - b).slice(0, extraCount) : [];
+          assert.deepEqual(extra, expected);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
