@@ -139,10 +139,15 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
       try {
         await client.connect(transport);
         await client.callTool({ name: 'search', arguments: { query: 'add a book' } });
-        const status = spawnSync('svc', ['status', '--json', '--config', config], { encoding: 'utf8', env, timeout: 30_000 });
-        assert.equal(status.status, 0, status.stderr);
-        const json = JSON.parse(status.stdout) as { daemons: { status: { specs: { name: string; snapshot?: string }[] } }[] };
-        return json.daemons[0]?.status.specs.find((spec) => spec.name === 'bookshelf')?.snapshot;
+        // Served before its snapshot is written: the note says so until it is.
+        for (let i = 0; ; i++) {
+          const status = spawnSync('svc', ['status', '--json', '--config', config], { encoding: 'utf8', env, timeout: 30_000 });
+          assert.equal(status.status, 0, status.stderr);
+          const json = JSON.parse(status.stdout) as { daemons: { status: { specs: { name: string; snapshot?: string }[] } }[] };
+          const found = json.daemons[0]?.status.specs.find((spec) => spec.name === 'bookshelf')?.snapshot;
+          if (!found?.endsWith('; saving snapshot') || i >= 50) return found;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
       } finally {
         await client.close();
       }
