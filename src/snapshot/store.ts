@@ -46,6 +46,8 @@ interface Header {
   readonly printsSha256: string;
   readonly detailBytes: number;
   readonly parts: readonly DetailPart[];
+  /** sha256 of `parts` as JSON: a part's checksum that was edited would only make its detail unused, not the snapshot refused. */
+  readonly partsSha256: string;
 }
 
 /** Where a snapshot file's parts start, and the detail's parts. */
@@ -103,7 +105,7 @@ export async function readSnapshot(dir: string, key: string): Promise<ReadResult
     if (!sizes.every((n) => Number.isSafeInteger(n) && n >= 0) || st.size !== coreAt + sizes.reduce((a, b) => a + b, 0)) {
       return { ok: false, reason: 'corrupt', detail: `size ${st.size} does not match the header (truncated?)` };
     }
-    if (!partsAgree(header.parts, header.detailBytes)) return { ok: false, reason: 'corrupt', detail: 'header parts do not agree' };
+    if (!partsAgree(header.parts, header.detailBytes) || sha256(JSON.stringify(header.parts)) !== header.partsSha256) return { ok: false, reason: 'corrupt', detail: 'header parts do not agree' };
     // Core and prints are next to each other: one read.
     const both = Buffer.allocUnsafe(header.coreBytes + header.printsBytes);
     if ((await handle.read(both, 0, both.length, coreAt)).bytesRead !== both.length) return { ok: false, reason: 'corrupt', detail: 'truncated core' };
@@ -134,7 +136,7 @@ export async function writeSnapshot(dir: string, key: string, core: Uint8Array, 
   await ensurePrivateDir(dir);
   const { prints, detail, parts } = late;
   const header = Buffer.from(
-    JSON.stringify({ key, coreBytes: core.length, coreSha256: sha256(core), printsBytes: prints.length, printsSha256: sha256(prints), detailBytes: detail.length, parts } satisfies Header),
+    JSON.stringify({ key, coreBytes: core.length, coreSha256: sha256(core), printsBytes: prints.length, printsSha256: sha256(prints), detailBytes: detail.length, parts, partsSha256: sha256(JSON.stringify(parts)) } satisfies Header),
   );
   const lead = Buffer.alloc(MAGIC.length + 4);
   MAGIC.copy(lead);
