@@ -137,7 +137,8 @@ export class SpecLoader {
       await applied;
       return { ok: true, spec };
     }
-    setLoadNote(spec, `${why}; saving snapshot`);
+    // With snapshots off there is nothing to wait for: the note is final already.
+    setLoadNote(spec, `${why}; ${this.#options.dir !== undefined ? 'saving snapshot' : 'no snapshot'}`);
     this.#late.add(applied);
     void applied.finally(() => this.#late.delete(applied));
     return { ok: true, spec };

@@ -141,6 +141,8 @@ describe('a cold start', () => {
     const s = SPECS[0]!;
     const outcome = await loader.load(s.file, s.options, true);
     assert.ok(outcome.ok);
+    // Served before the worker's late part came, and no snapshot to wait for.
+    assert.equal(loadNote(outcome.spec), 'snapshots off; no snapshot');
     await loader.settled();
     assert.equal(loadNote(outcome.spec), 'snapshots off; no snapshot');
     assert.deepEqual(served(outcome.spec), await fresh(s));
