@@ -10,12 +10,16 @@
 // the worker's `./import-worker-boot.js` resolve the same way from any chunk.
 //
 // The snapshot key's build fingerprint (src/snapshot/build.ts) is computed here from the sources
-// and written into the bundle: the bundle has no source folders to hash at run time.
+// and written into the bundle: the bundle has no source folders to hash at run time. So is the
+// tools/list answer (src/mcp/tool-list.ts): JSON Schemas made from the tools' zod shapes, the same
+// for every start.
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { describeTools } from '../src/mcp/tool-list.ts';
 import { buildFingerprint } from '../src/snapshot/build.ts';
+import { TOOLS } from '../src/tools/index.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist');
@@ -34,7 +38,7 @@ await build({
   target: 'node22',
   // Some dependencies are CommonJS and call require() for Node's own modules.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  define: { SVC_BUILD_FINGERPRINT: JSON.stringify(fingerprint) },
+  define: { SVC_BUILD_FINGERPRINT: JSON.stringify(fingerprint), SVC_TOOL_LIST: JSON.stringify(JSON.stringify(describeTools(TOOLS))) },
   legalComments: 'eof',
   logLevel: 'warning',
 });

@@ -3,17 +3,21 @@
 // thread gives it back). Jobs run one at a time, in order: imports are CPU-bound and the daemon
 // has the main thread to keep free, not cores to fill.
 //
-// Protocol (structured clone, one message each way per job):
+// Protocol (structured clone; one message to the worker per job, one or two back):
 //   main -> worker  ImportJob  { id, file, options, snapshot?: { dir, key } }
-//   worker -> main  JobReply   built:  { core, detail?, snapshot?, writeError? }  core and detail
-//                                      are ArrayBuffers, transferred (no copy): see snapshot/codec.ts
-//                              failed: { outcome }  the importer's own failure, with diagnostics
-//                              inline: { reason }   the worker could not encode this spec: the
-//                                      caller imports it on the main thread instead
+//   worker -> main  built:  { core }  all the spec needs to be served (an ArrayBuffer, transferred,
+//                           no copy: see snapshot/codec.ts), sent before the rest is made; then
+//                   late:   { late: LateReply }  the change fingerprints, and the snapshot file
+//                           written or the detail itself (with why no file was written)
+//               or  failed: { outcome }  the importer's own failure, with diagnostics
+//               or  inline: { reason }   the worker could not encode this spec: the caller
+//                           imports it on the main thread instead
+// The caller gets `built` with a promise of its `late` part, so it can serve the spec first.
 import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportOutcome } from '../model/index.ts';
+import type { DetailPart, Written } from '../snapshot/index.ts';
 import { traceStep } from './start-trace.ts';
 
 export interface ImportJob {
@@ -24,21 +28,38 @@ export interface ImportJob {
   readonly snapshot?: { readonly dir: string; readonly key: string };
 }
 
-export type JobReply =
-  | {
-      readonly id: number;
-      readonly kind: 'built';
-      readonly core: ArrayBuffer;
-      /** Present when no snapshot file holds it (not asked for, or the write failed). */
-      readonly detail?: ArrayBuffer;
-      /** The snapshot file written. */
-      readonly snapshot?: string;
-      /** Where the detail starts in that file. */
-      readonly detailOffset?: number;
-      readonly writeError?: string;
-    }
+/** What the worker makes after the core: everything a snapshot file holds besides it. */
+export interface LateReply {
+  /** The change fingerprints as JSON bytes; absent when the worker stopped before making them. */
+  readonly prints?: ArrayBuffer;
+  /** The snapshot file written. */
+  readonly written?: Written;
+  /** The detail, when no snapshot file holds it (not asked for, or the write failed). */
+  readonly detail?: { readonly bytes: ArrayBuffer; readonly parts: readonly DetailPart[] };
+  /** Why no snapshot file was written when one was asked for, or why nothing came. */
+  readonly writeError?: string;
+}
+
+/** The worker's messages. */
+export type WorkerMessage =
+  | { readonly id: number; readonly kind: 'built'; readonly core: ArrayBuffer }
+  | { readonly id: number; readonly kind: 'late'; readonly late: LateReply }
   | { readonly id: number; readonly kind: 'failed'; readonly outcome: ImportOutcome }
   | { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+
+export type JobReply =
+  | { readonly id: number; readonly kind: 'built'; readonly core: ArrayBuffer; readonly late: Promise<LateReply> }
+  | { readonly id: number; readonly kind: 'failed'; readonly outcome: ImportOutcome }
+  | { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+
+interface Pending {
+  readonly job: ImportJob;
+  readonly worker: Worker;
+  /** Takes the first reply. */
+  readonly resolve: (r: JobReply) => void;
+  /** Takes the late part, once `built` came. */
+  late?: (r: LateReply) => void;
+}
 
 /**
  * The process's module loaders (`--import tsx` and the like) without its per-process flags, which a
@@ -63,20 +84,29 @@ const IDLE_MS = 5_000;
 export class ImportPool {
   #worker: Worker | undefined;
   #nextId = 1;
-  readonly #pending = new Map<number, { resolve: (r: JobReply) => void; job: ImportJob; worker: Worker }>();
+  readonly #pending = new Map<number, Pending>();
   #chain: Promise<unknown> = Promise.resolve();
   #idle: NodeJS.Timeout | undefined;
   #closed = false;
   /** Jobs asked for and not yet answered (queued or running). */
   #open = 0;
 
-  /** Runs one import in the worker, after the jobs before it. Never rejects: a dead worker comes back as `inline`. */
+  /**
+   * Runs one import in the worker, after the jobs before it (a job is done when its late part
+   * is). Never rejects: a dead worker comes back as `inline`, or as a late part that says why.
+   */
   run(file: string, options: ImportOptions, snapshot?: ImportJob['snapshot']): Promise<JobReply> {
     const job: ImportJob = { id: this.#nextId++, file, options, ...(snapshot ? { snapshot } : {}) };
     this.#open++;
-    const result = this.#chain.then(() => this.#send(job)).finally(() => this.#open--);
-    this.#chain = result.catch(() => {});
+    const result = this.#chain.then(() => this.#send(job));
+    const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined)).finally(() => this.#open--);
+    this.#chain = done.catch(() => {});
     return result;
+  }
+
+  /** Resolves once every job asked for so far is done, late parts included. */
+  async idle(): Promise<void> {
+    await this.#chain;
   }
 
   /** Whether a worker thread is up (started by a job or `warm`, not yet stopped). */
@@ -113,7 +143,7 @@ export class ImportPool {
   #send(job: ImportJob): Promise<JobReply> {
     if (this.#closed) return Promise.resolve({ id: job.id, kind: 'inline', reason: 'the import worker is closed' });
     if (this.#idle) clearTimeout(this.#idle);
-    return new Promise<JobReply>((resolve) => {
+    const first = new Promise<JobReply>((resolve) => {
       let worker: Worker;
       try {
         worker = this.#start();
@@ -124,13 +154,17 @@ export class ImportPool {
       this.#pending.set(job.id, { resolve, job, worker });
       worker.ref();
       worker.postMessage(job);
-    }).finally(() => {
+    });
+    const done = first.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined));
+    void done.finally(() => {
       if (this.#pending.size === 0 && this.#worker) {
         this.#worker.unref();
+        if (this.#idle) clearTimeout(this.#idle);
         this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
         this.#idle.unref();
       }
     });
+    return first;
   }
 
   #start(): Worker {
@@ -146,11 +180,18 @@ export class ImportPool {
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
       ...(compileCache ? { workerData: { compileCache } } : {}),
     });
-    worker.on('message', (reply: JobReply) => {
-      const p = this.#pending.get(reply.id);
+    worker.on('message', (message: WorkerMessage) => {
+      const p = this.#pending.get(message.id);
       if (!p) return;
-      this.#pending.delete(reply.id);
-      p.resolve(reply);
+      if (message.kind === 'built') {
+        // The job stays pending until its late part comes.
+        const late = new Promise<LateReply>((resolve) => (p.late = resolve));
+        p.resolve({ id: message.id, kind: 'built', core: message.core, late });
+        return;
+      }
+      this.#pending.delete(message.id);
+      if (message.kind === 'late') p.late?.(message.late);
+      else p.resolve(message);
     });
     const fail = (reason: string) => {
       if (this.#worker === worker) this.#worker = undefined;
@@ -158,7 +199,8 @@ export class ImportPool {
       for (const [id, p] of this.#pending) {
         if (p.worker !== worker) continue;
         this.#pending.delete(id);
-        p.resolve({ id, kind: 'inline', reason });
+        if (p.late) p.late({ writeError: reason });
+        else p.resolve({ id, kind: 'inline', reason });
       }
     };
     worker.on('error', (error) => fail(`the import worker failed: ${error.name}: ${error.message}`));

@@ -1,17 +1,19 @@
 // The import worker: reads, parses, imports and indexes one spec per job off the daemon's main
 // thread, and hands back the spec's built state as bytes (src/snapshot's codec), transferred, not
-// copied. When a snapshot folder is given it writes the snapshot too, so the main thread never
-// touches the documents. Protocol: see `ImportJob` / `JobReply` in import-pool.ts.
+// copied: first the core, which is all the daemon needs to serve the spec, then what only a
+// snapshot file and `svc update` need (the detail, the change fingerprints), made while the
+// daemon already serves. When a snapshot folder is given it writes the snapshot too, so the main
+// thread never touches the documents. Protocol: see `WorkerMessage` in import-pool.ts.
 import { isAbsolute } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { indexImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
 import type { ImportedSpec } from '../model/index.ts';
-import { encodeSpec } from '../snapshot/codec.ts';
+import { encodeCore, encodeLate, type Late } from '../snapshot/codec.ts';
 import { writeSnapshot } from '../snapshot/store.ts';
 import { fingerprintList } from './diff.ts';
-import type { ImportJob, JobReply } from './import-pool.ts';
+import type { ImportJob, LateReply, WorkerMessage } from './import-pool.ts';
 import { traceStep } from './start-trace.ts';
 
 traceStep('worker modules loaded');
@@ -33,52 +35,87 @@ function own(bytes: Uint8Array): ArrayBuffer {
   return copy.buffer;
 }
 
-async function run(job: ImportJob): Promise<{ reply: JobReply; transfer: ArrayBuffer[] }> {
+type Post = (message: WorkerMessage, transfer?: ArrayBuffer[]) => void;
+
+/**
+ * One job: the core first (all the daemon needs to serve the spec), then the rest (change
+ * fingerprints, the detail, the snapshot file), made while the daemon already serves.
+ */
+async function run(job: ImportJob, post: Post): Promise<void> {
   traceStep('job received');
   const outcome = await importSpec(job.file, job.options);
   traceStep('imported');
-  if (!outcome.ok) return { reply: { id: job.id, kind: 'failed', outcome }, transfer: [] };
+  if (!outcome.ok) return post({ id: job.id, kind: 'failed', outcome });
   const spec = outcome.spec;
   const schemas = spec.schemas;
-  if (!(schemas instanceof DocumentSchemaResolver)) return { reply: { id: job.id, kind: 'inline', reason: 'no documents to encode' }, transfer: [] };
+  if (!(schemas instanceof DocumentSchemaResolver)) return post({ id: job.id, kind: 'inline', reason: 'no documents to encode' });
+  const documents = (f: string) => schemas.documents.doc(f);
   const digests = fileDigests(spec, schemas.documents);
-  let encoded;
+  let core: Buffer;
   try {
     const image = indexImage(spec);
     traceStep('index built');
-    const prints = fingerprintList(spec);
-    traceStep('fingerprints');
-    encoded = encodeSpec(spec, (f) => schemas.documents.doc(f), image, prints, digests);
-    traceStep('encoded');
+    core = encodeCore(spec, documents, image, digests);
+    traceStep('core encoded');
   } catch (error) {
-    return { reply: { id: job.id, kind: 'inline', reason: `cannot encode: ${(error as Error).message}` }, transfer: [] };
+    return post({ id: job.id, kind: 'inline', reason: `cannot encode: ${(error as Error).message}` });
   }
-  let written: { file: string; detailOffset: number } | undefined;
-  let writeError: string | undefined;
-  if (job.snapshot && digests.every((d) => d !== '')) {
+  const wanted = job.snapshot && digests.every((d) => d !== '') ? job.snapshot : undefined;
+  // The snapshot file needs the core's bytes after they went to the daemon: a copy (a few MB at most).
+  const kept = wanted ? Buffer.from(core) : undefined;
+  const sent = own(core);
+  post({ id: job.id, kind: 'built', core: sent }, [sent]);
+  post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined)) });
+}
+
+/** The late part of a job (see import-pool.ts): never throws, says why when it could not be made or saved. */
+async function late(
+  spec: ImportedSpec,
+  documents: (file: string) => unknown,
+  core: Buffer | undefined,
+  snapshot: ImportJob['snapshot'],
+  asked: boolean,
+): Promise<{ kind: 'late'; late: LateReply }> {
+  let made: Late;
+  try {
+    made = encodeLate(spec, documents, fingerprintList(spec));
+  } catch (error) {
+    return { kind: 'late', late: { writeError: `cannot encode: ${(error as Error).message}` } };
+  }
+  traceStep('late encoded');
+  const prints = own(made.prints);
+  if (snapshot && core) {
     try {
-      written = await writeSnapshot(job.snapshot.dir, job.snapshot.key, encoded.core, encoded.detail);
+      const written = await writeSnapshot(snapshot.dir, snapshot.key, core, made);
+      traceStep('snapshot written');
+      return { kind: 'late', late: { prints, written } };
     } catch (error) {
-      writeError = (error as Error).message;
+      return { kind: 'late', late: { prints, detail: { bytes: own(made.detail), parts: made.parts }, writeError: (error as Error).message } };
     }
-  } else if (job.snapshot) {
-    writeError = 'one of its files is remote';
   }
-  traceStep('snapshot written');
-  const core = own(encoded.core);
-  if (written !== undefined) {
-    return { reply: { id: job.id, kind: 'built', core, snapshot: written.file, detailOffset: written.detailOffset }, transfer: [core] };
-  }
-  const detail = own(encoded.detail);
-  return { reply: { id: job.id, kind: 'built', core, detail, ...(writeError !== undefined ? { writeError } : {}) }, transfer: [core, detail] };
+  const detail = { bytes: own(made.detail), parts: made.parts };
+  return { kind: 'late', late: { prints, detail, ...(asked ? { writeError: 'one of its files is remote' } : {}) } };
+}
+
+/** The buffers a late part carries, to transfer rather than copy. */
+function transferred(message: WorkerMessage): ArrayBuffer[] {
+  if (message.kind !== 'late') return [];
+  const { prints, detail } = message.late;
+  return [...(prints ? [prints] : []), ...(detail ? [detail.bytes] : [])];
 }
 
 const port = parentPort;
 if (port) {
   port.on('message', (job: ImportJob) => {
-    run(job).then(
-      ({ reply, transfer }) => port.postMessage(reply, transfer),
-      (error: unknown) => port.postMessage({ id: job.id, kind: 'inline', reason: `worker error: ${(error as Error)?.message ?? String(error)}` } satisfies JobReply),
-    );
+    let built = false;
+    const post: Post = (message, transfer) => {
+      if (message.kind === 'built') built = true;
+      port.postMessage(message, transfer ?? transferred(message));
+    };
+    run(job, post).catch((error: unknown) => {
+      const reason = `worker error: ${(error as Error)?.message ?? String(error)}`;
+      // After the core went, only the late part is still owed.
+      post(built ? { id: job.id, kind: 'late', late: { writeError: reason } } : { id: job.id, kind: 'inline', reason });
+    });
   });
 }

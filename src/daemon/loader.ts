@@ -1,17 +1,19 @@
 // Loads one configured spec for the daemon: from its snapshot when the snapshot's key and the
 // files' contents match, else by importing it in the worker thread (which also writes a new
 // snapshot). Either way the main thread only decodes the spec's compact core and prepares its
-// catalogue state; the documents stay on disk (see src/snapshot).
+// catalogue state; the documents stay on disk (see src/snapshot). At start, a spec the worker
+// imported is served as soon as its core comes; the snapshot is written after, and its note
+// says `saving snapshot` until then (`settled` waits for it).
 // Every spec gets a one-line note of where it came from, which `svc status` shows.
 import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
-import { decodeCore, pruneSnapshots, readSnapshot, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
+import { decodeCore, pruneSnapshots, readSnapshot, settleDetail, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
 import { presetFingerprints } from './diff.ts';
 import type { FileDigests } from './digests.ts';
 import { setLoadNote } from './load-notes.ts';
 import type { ColdStart } from './cold-start.ts';
-import { ImportPool, type JobReply } from './import-pool.ts';
+import { ImportPool, type JobReply, type LateReply } from './import-pool.ts';
 import { traceStep } from './start-trace.ts';
 
 export interface LoaderOptions {
@@ -23,6 +25,9 @@ export interface LoaderOptions {
   readonly coldStart?: ColdStart;
 }
 
+/** How long `close` waits for snapshots still being written. */
+const SETTLE_MS = 5_000;
+
 /** Lets timers, sockets and tool calls in between two steps of decoding and preparing a spec. */
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -30,6 +35,8 @@ export class SpecLoader {
   readonly #options: LoaderOptions;
   readonly #pool: ImportPool;
   #closed = false;
+  /** Late parts not yet applied to the specs served before them. */
+  readonly #late = new Set<Promise<void>>();
 
   constructor(options: LoaderOptions) {
     this.#options = options;
@@ -54,7 +61,7 @@ export class SpecLoader {
       const read = await (this.#options.coldStart?.takeRead(key) ?? readSnapshot(dir, key));
       traceStep('snapshot read');
       if (read.ok) {
-        const loaded = await this.#fromSnapshot(read.core, { file: read.file, offset: read.detailOffset });
+        const loaded = await this.#fromSnapshot(read.core, read.prints, { file: read.file, coreOffset: read.coreOffset, detailOffset: read.detailOffset, parts: read.parts });
         traceStep('snapshot decoded');
         if (typeof loaded !== 'string') {
           void touchSnapshot(read.file);
@@ -67,16 +74,20 @@ export class SpecLoader {
   }
 
   #imported(reply: JobReply, file: string, options: ImportOptions, why: string, snapshot: boolean): Promise<ImportOutcome> {
-    // At start the last import's worker ends before its result is decoded (peak memory); an update
+    // At start the last import's worker ends once its late part is made (peak memory); an update
     // keeps it for the idle time, since more imports tend to follow.
-    if (snapshot) this.#pool.release();
+    if (snapshot && reply.kind !== 'built') this.#pool.release();
     return this.#fromReply(reply, file, options, why, snapshot);
   }
 
+  /** Resolves once every spec served before its snapshot was written has its late part (saved or not). */
+  async settled(): Promise<void> {
+    while (this.#late.size > 0) await Promise.all(this.#late);
+  }
+
   /** The spec a snapshot holds, or why it cannot serve (files changed, bytes damaged). */
-  async #fromSnapshot(bytes: Buffer, source: DetailSource): Promise<ImportedSpec | string> {
+  async #fromSnapshot(bytes: Buffer, prints: Buffer, source: DetailSource): Promise<ImportedSpec | string> {
     let spec: ImportedSpec;
-    let prints: Buffer;
     let core;
     try {
       core = await decodeCore(bytes, pause);
@@ -87,7 +98,6 @@ export class SpecLoader {
     if (now !== core.meta.hash) return now === undefined ? 'a file it read is gone' : 'files changed since the snapshot';
     try {
       spec = specFromCore(core, source);
-      prints = core.prints;
       prepareSpec(spec, core.index);
     } catch (error) {
       return `snapshot damaged (${(error as Error).message})`;
@@ -113,18 +123,36 @@ export class SpecLoader {
     traceStep('reply received');
     const core = await decodeCore(new Uint8Array(reply.core), pause);
     traceStep('core decoded');
-    const source: DetailSource = reply.detail ? { bytes: Buffer.from(reply.detail) } : { file: reply.snapshot!, offset: reply.detailOffset ?? 0 };
-    const spec = specFromCore(core, source);
+    // Served before its detail is made: a schema followed in between is read from the files.
+    const spec = specFromCore(core, undefined);
     // In an update the daemon is serving, so the spec is made ready in steps and its index loaded
     // before the swap (the first search after it must not pay for loading). At start nothing is
     // served yet: the quickest way wins, and an index loads on the first search that needs it.
     if (starting) prepareSpec(spec, core.index);
     else await prepareSpecInSteps(spec, core.index, pause);
-    presetFingerprints(spec, core.prints);
     traceStep('spec prepared');
-    const saved = reply.snapshot ? 'snapshot saved' : reply.writeError ? `snapshot not saved: ${reply.writeError}` : 'no snapshot';
-    setLoadNote(spec, `${why}; ${saved}`);
+    const applied = reply.late.then((late) => this.#applyLate(spec, late, why, starting));
+    if (!starting) {
+      // An update diffs the new spec against the old one at once: it needs the fingerprints.
+      await applied;
+      return { ok: true, spec };
+    }
+    // With snapshots off there is nothing to wait for: the note is final already.
+    setLoadNote(spec, `${why}; ${this.#options.dir !== undefined ? 'saving snapshot' : 'no snapshot'}`);
+    this.#late.add(applied);
+    void applied.finally(() => this.#late.delete(applied));
     return { ok: true, spec };
+  }
+
+  /** What the worker made after the core: the detail (in the snapshot file or in memory) and the fingerprints. */
+  #applyLate(spec: ImportedSpec, late: LateReply, why: string, starting: boolean): void {
+    if (late.written) settleDetail(spec, { file: late.written.file, coreOffset: late.written.coreOffset, detailOffset: late.written.detailOffset, parts: late.written.parts });
+    else if (late.detail) settleDetail(spec, { bytes: Buffer.from(late.detail.bytes), parts: late.detail.parts });
+    if (late.prints) presetFingerprints(spec, new Uint8Array(late.prints));
+    const saved = late.written ? 'snapshot saved' : late.writeError ? `snapshot not saved: ${late.writeError}` : 'no snapshot';
+    setLoadNote(spec, `${why}; ${saved}`);
+    traceStep('late part applied');
+    if (starting) this.#pool.release();
   }
 
   /** Removes snapshots no start has used for 30 days (in the background, after start-up). */
@@ -132,8 +160,15 @@ export class SpecLoader {
     if (this.#options.dir !== undefined) await pruneSnapshots(this.#options.dir);
   }
 
-  close(): Promise<void> {
+  /**
+   * Stops the worker, after the snapshots of specs served before theirs were written (so the next
+   * start finds them), waiting for those at most `SETTLE_MS`.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+    clearTimeout(timer);
     return this.#pool.close();
   }
 }

@@ -243,7 +243,12 @@ async function serveWith(
       reportOutcomes(result, log, performance.now() - started);
       void loading.then((l) => l.prune());
       // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
-      void Promise.resolve(services?.seed(config, result)).then(() => digests.persist());
+      // It waits for the snapshots still being written: with them come the change fingerprints
+      // seeding warms, which this thread would otherwise compute from the documents.
+      void loading
+        .then((l) => l.settled())
+        .then(() => services?.seed(config, result))
+        .then(() => digests.persist());
     },
     (error: unknown) => {
       log(`import failed: ${error instanceof Error ? error.message : String(error)}`);

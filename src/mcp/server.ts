@@ -7,7 +7,7 @@ import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.ts';
 import { clientCanConfirm, confirmationRound } from './confirm.ts';
 import { SERVER_NAME, SERVER_VERSION } from './identity.ts';
-import { describeTools } from './tool-list.ts';
+import { listedTools } from './tool-list.ts';
 
 export { SERVER_NAME, SERVER_VERSION };
 
@@ -94,8 +94,8 @@ export function createMcpServer(options: McpServerOptions, create: CreateServerO
 
   const tools = options.tools ?? TOOLS;
   const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
-  // Generated once per tool array (describeTools caches it).
-  const listed = describeTools(tools);
+  // Generated once per tool array (describeTools caches it), or at build time for the built-in tools.
+  const listed = listedTools(tools, TOOLS);
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
 
   // An unknown tool is the JSON-RPC error -32602 the spec asks for, and bad arguments are tool

@@ -45,6 +45,21 @@ function annotations(def: ToolDefinition): NonNullable<Tool['annotations']> {
 
 const cache = new WeakMap<readonly ToolDefinition[], Tool[]>();
 
+/**
+ * Set by the bundler (scripts/build.mjs) to `describeTools` of the built-in tools, as JSON text (one
+ * string in the bundle; parsing it takes a fraction of a millisecond): the installed package answers
+ * tools/list without converting the zod shapes at every start (about 17 ms).
+ */
+declare const SVC_TOOL_LIST: string | undefined;
+
+/** The tool list of the built-in tools (`builtIn`: the very array the build described), or of `tools`. */
+export function listedTools(tools: readonly ToolDefinition[], builtIn: readonly ToolDefinition[]): Tool[] {
+  if (tools !== builtIn || typeof SVC_TOOL_LIST !== 'string') return describeTools(tools);
+  let listed = cache.get(tools);
+  if (!listed) cache.set(tools, (listed = JSON.parse(SVC_TOOL_LIST) as Tool[]));
+  return listed;
+}
+
 export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
   let listed = cache.get(tools);
   if (!listed) {

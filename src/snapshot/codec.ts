@@ -1,11 +1,14 @@
 // A spec's built state as bytes, and back: what a worker thread hands the daemon and what a
-// snapshot file stores. Two parts:
+// snapshot file stores. Three parts:
 // - core: JSON (which parses several times faster than v8.deserialize reads the same data) in
 //   chunks, so it decodes a piece at a time: the spec's metadata, its endpoints with every schema
-//   link replaced by a small number, its search index (`IndexImage`), the endpoints' change
-//   fingerprints, and the link table (one JSON string, parsed on first need);
-// - detail: the parsed documents as JSON text, one part per file, read only when inspect or
-//   invoke follows a schema (see `detail.ts`).
+//   link replaced by a small number, its search index (`IndexImage`), and the link table (one
+//   JSON string, parsed on first need). Everything a spec needs to be served, and nothing that
+//   only a snapshot file or `svc update` needs: the worker hands it over first (`encodeCore`);
+// - prints: the endpoints' change fingerprints, for `svc update`'s report;
+// - detail: the parsed documents as JSON text, one part per file with its length and sha256,
+//   read only when inspect or invoke follows a schema (see `detail.ts`).
+// The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
 import { createHash } from 'node:crypto';
 import type { IndexImage } from '../catalog/catalog.ts';
@@ -41,12 +44,8 @@ export interface CoreData {
   /** Those bytes (see `PostingBytes.keepInFile`), and where they sit within the core's bytes. */
   readonly postings: PostingBytes;
   readonly postingsOffset: number;
-  /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
-  readonly prints: Buffer;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
   readonly digests: readonly string[];
-  /** Byte length and sha256 of each file's part of the detail, in `meta.files` order. */
-  readonly parts: readonly DetailPart[];
 }
 
 export interface DetailPart {
@@ -54,9 +53,17 @@ export interface DetailPart {
   readonly sha256: string;
 }
 
-export interface Encoded {
-  readonly core: Buffer;
+/** What is made after the core: the change fingerprints and the detail. */
+export interface Late {
+  /** Change fingerprints per endpoint (same order) as JSON bytes, for `svc update`'s report. */
+  readonly prints: Buffer;
   readonly detail: Buffer;
+  /** Byte length and sha256 of each file's part of the detail, in the spec's `files` order. */
+  readonly parts: readonly DetailPart[];
+}
+
+export interface Encoded extends Late {
+  readonly core: Buffer;
 }
 
 /**
@@ -72,7 +79,6 @@ interface Head {
   readonly meta: SpecMeta;
   readonly endpointCount: number;
   readonly digests: readonly string[];
-  readonly parts: readonly DetailPart[];
   readonly endpointChunks: number;
   readonly postingChunks: number;
   /** Byte length of each deflated block of the endpoints' cold fields (see stored.ts). */
@@ -89,11 +95,7 @@ interface Head {
   };
 }
 
-/**
- * Encodes a freshly imported spec (its documents still parsed, in `documents`). Throws when the
- * documents cannot be written as JSON (cyclic YAML aliases, hostile depth): the caller then keeps
- * the spec the old way.
- */
+/** Core, prints and detail of a freshly imported spec at once (see `encodeCore`, `encodeLate`). */
 export function encodeSpec(
   spec: ImportedSpec,
   documents: (file: string) => unknown,
@@ -101,6 +103,25 @@ export function encodeSpec(
   prints: readonly string[],
   digests: readonly string[],
 ): Encoded {
+  return { core: encodeCore(spec, documents, index, digests), ...encodeLate(spec, documents, prints) };
+}
+
+/**
+ * The detail (each file's document as JSON, with its part's length and sha256) and the change
+ * fingerprints. Throws when a document cannot be written as JSON (cyclic YAML aliases, hostile
+ * depth): the spec is then served without a snapshot, its schemas read from the source files.
+ */
+export function encodeLate(spec: ImportedSpec, documents: (file: string) => unknown, prints: readonly string[]): Late {
+  const texts = spec.files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
+  return { prints: Buffer.from(JSON.stringify(prints)), detail: Buffer.concat(texts), parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })) };
+}
+
+/**
+ * The core of a freshly imported spec (its documents still parsed, in `documents`): all it needs
+ * to be served. Throws when an importer-made schema cannot be written as JSON: the caller then
+ * keeps the spec the old way.
+ */
+export function encodeCore(spec: ImportedSpec, documents: (file: string) => unknown, index: IndexImage, digests: readonly string[]): Buffer {
   const files = spec.files;
   const fileIndex = new Map(files.map((f, i) => [f, i]));
   const places = new Map<string, Map<object, string>>();
@@ -135,7 +156,6 @@ export function encodeSpec(
     return { $link: row };
   };
   const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
-  const texts = files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
   const { endpoints: _e, schemas: _s, ...meta } = spec;
   // Per-document data goes with the postings (parsed on the first search): most specs of a large
   // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.
@@ -149,7 +169,6 @@ export function encodeSpec(
     meta,
     endpointCount: endpoints.length,
     digests,
-    parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })),
     endpointChunks: endpointChunks.length,
     postingChunks: postingChunks.length,
     coldBlocks: cold.blocks,
@@ -159,12 +178,12 @@ export function encodeSpec(
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
-  const parts = [Buffer.from(JSON.stringify(head)), links, Buffer.from(JSON.stringify(prints)), cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
+  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
   parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
-  return { core: Buffer.concat([frame, ...parts]), detail: Buffer.concat(texts) };
+  return Buffer.concat([frame, ...parts]);
 }
 
 /** Items as JSON arrays of about `CHUNK_BYTES` each. */
@@ -340,18 +359,16 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 5 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.parts) || head.parts.length !== head.meta.files?.length) {
+  if (count !== 4 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.digests) || head.digests.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
   const links = slice(1);
-  // The prints stay (as bytes): a copy, so the core's buffer can go.
-  const prints = Buffer.from(slice(2));
-  // The cold fields stay deflated (a copy, as the prints).
-  const cold = new ColdTexts(Buffer.from(slice(3)), head.coldBlocks ?? [], head.endpointCount);
+  // The cold fields stay deflated: a copy, so the core's buffer can go.
+  const cold = new ColdTexts(Buffer.from(slice(2)), head.coldBlocks ?? [], head.endpointCount);
   const endpoints: Endpoint[] = [];
   const expander = new Expander(head.strings ?? [], head.shared ?? [], head.meta, cold);
-  for (let i = 4; i < 4 + head.endpointChunks!; i++) {
+  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
@@ -360,7 +377,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   // The postings stay as bytes until the first search that needs them: one copy of them all.
   const lengths: number[] = [];
   const from = at;
-  for (let i = 4 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
   // A buffer of their own (not a slice of Node's shared pool): dropped when kept in the file, they free their memory.
   const postingsCopy = Buffer.allocUnsafeSlow(at - from);
   buf.copy(postingsCopy, 0, from, at);
@@ -370,7 +387,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const h = head as Head;
   const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, prints, digests: h.digests, parts: h.parts };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;

@@ -2,9 +2,11 @@
 // and the index; the documents a schema link points into are read from the snapshot file (or a
 // buffer when no snapshot could be written) when inspect or invoke first follows a link, and only
 // a few specs' documents are kept parsed at a time.
-// A detail part whose bytes do not match the digest the core recorded is not used: the source file
-// is read instead, if it still holds the bytes the spec was imported from. Otherwise the link says
-// what is missing rather than serve something else.
+// A detail part whose bytes do not match the digest its snapshot recorded is not used: the source
+// file is read instead, if it still holds the bytes the spec was imported from. Otherwise the link
+// says what is missing rather than serve something else. A spec fresh from the import worker is
+// served before its detail is made (`settleDetail` gives it when it comes); a schema followed in
+// between is read from the source files the same way.
 import { closeSync, readFileSync } from 'node:fs';
 import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
@@ -13,11 +15,16 @@ import { DocumentSet } from '../import/documents.ts';
 import { lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
-import { type CoreData, type LinkRow, sha256 } from './codec.ts';
+import { type CoreData, type DetailPart, type LinkRow, sha256 } from './codec.ts';
 import { readAt, tryOpen } from './file-region.ts';
 
-/** Where a spec's detail bytes are: a region of a snapshot file, or memory. */
-export type DetailSource = { readonly file: string; readonly offset: number } | { readonly bytes: Buffer };
+/**
+ * Where a spec's detail bytes are, with each file's part: a snapshot file (whose core starts at
+ * `coreOffset`), or memory (no snapshot file could be written).
+ */
+export type DetailSource =
+  | { readonly file: string; readonly coreOffset: number; readonly detailOffset: number; readonly parts: readonly DetailPart[] }
+  | { readonly bytes: Buffer; readonly parts: readonly DetailPart[] };
 
 /** How many specs keep their documents parsed (most recently used first). */
 const KEPT_PARSED = 3;
@@ -33,25 +40,42 @@ type LinkSource = { readonly bytes: Buffer } | { readonly file: string; readonly
 const LINKS_GONE: LinkRow = [0, null, { $unresolved: '', reason: 'the snapshot file changed since this spec was loaded; run svc update' }];
 
 class SpecDetail {
-  readonly #core: Pick<CoreData, 'parts' | 'digests'>;
-  readonly #links: LinkSource;
+  readonly #digests: readonly string[];
+  #links: LinkSource;
   readonly #files: readonly string[];
-  readonly #source: DetailSource;
+  /** Undefined until the worker has made the detail (see `settle`). */
+  #source: DetailSource | undefined;
   /** Parsed link table; null when it could not be read again. */
   #rows: readonly LinkRow[] | null | undefined;
   #docs: Map<string, unknown> | undefined;
   #resolver: DocumentSchemaResolver | undefined;
 
-  constructor(core: CoreData, source: DetailSource) {
-    this.#core = { parts: core.parts, digests: core.digests };
-    // Served from a snapshot file, the link table stays there (it sits before the detail, inside
-    // the core) and is read when a schema is first followed; otherwise a copy stays in memory.
+  constructor(core: CoreData, source: DetailSource | undefined) {
+    this.#digests = core.digests;
+    // Served from a snapshot file, the link table stays there (inside the core) and is read when
+    // a schema is first followed; otherwise a copy stays in memory.
     this.#links =
-      'file' in source
-        ? { file: source.file, offset: source.offset - core.coreBytes + core.linksOffset, length: core.links.length, sha256: sha256(core.links) }
+      source && 'file' in source
+        ? { file: source.file, offset: source.coreOffset + core.linksOffset, length: core.links.length, sha256: sha256(core.links) }
         : { bytes: Buffer.from(core.links) };
+    this.#linksOffset = core.linksOffset;
     this.#files = core.meta.files;
     this.#source = source;
+  }
+
+  readonly #linksOffset: number;
+
+  /**
+   * The detail, made after the spec was served. Saved in a snapshot file, the link table is read
+   * from there from now on (the copy in memory goes); the spec's postings likewise (`keepPostings`).
+   */
+  settle(source: DetailSource): void {
+    this.#source = source;
+    const links = this.#links;
+    if ('file' in source && 'bytes' in links) {
+      this.#links = { file: source.file, offset: source.coreOffset + this.#linksOffset, length: links.bytes.length, sha256: sha256(links.bytes) };
+      this.#rows = undefined;
+    }
   }
 
   fileOf(row: number): string {
@@ -102,14 +126,18 @@ class SpecDetail {
     }
     if (this.#docs) return this.#docs;
     const docs = new Map<string, unknown>();
-    let offset = 'offset' in this.#source ? this.#source.offset : 0;
-    const fd = 'file' in this.#source ? tryOpen(this.#source.file) : undefined;
+    const source = this.#source;
+    let offset = source && 'file' in source ? source.detailOffset : 0;
+    const fd = source && 'file' in source ? tryOpen(source.file) : undefined;
     try {
       this.#files.forEach((file, i) => {
-        const part = this.#core.parts[i]!;
-        const bytes = 'bytes' in this.#source ? this.#source.bytes.subarray(offset, offset + part.bytes) : readAt(fd, offset, part.bytes);
-        offset += part.bytes;
-        const doc = bytes && sha256(bytes) === part.sha256 ? JSON.parse(bytes.toString('utf8')) : fromSource(file, this.#core.digests[i]);
+        const part = source?.parts[i];
+        let bytes: Buffer | undefined;
+        if (source && part) {
+          bytes = 'bytes' in source ? source.bytes.subarray(offset, offset + part.bytes) : readAt(fd, offset, part.bytes);
+          offset += part.bytes;
+        }
+        const doc = bytes && part && sha256(bytes) === part.sha256 ? JSON.parse(bytes.toString('utf8')) : fromSource(file, this.#digests[i]);
         if (doc !== undefined) docs.set(file, doc);
       });
     } finally {
@@ -183,7 +211,7 @@ class LazySchemas implements SchemaResolver {
  * are shared (see codec.ts), and so are equal parameters, responses and request bodies (one
  * object each, read-only like every endpoint).
  */
-export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec {
+export function specFromCore(core: CoreData, source: DetailSource | undefined): ImportedSpec {
   const detail = new SpecDetail(core, source);
   // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
   // holds one swaps its link, the next ones find it done. One link object per row.
@@ -204,8 +232,25 @@ export function specFromCore(core: CoreData, source: DetailSource): ImportedSpec
   }
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
-  if ('file' in source) core.postings.keepInFile(source.file, source.offset - core.coreBytes + core.postingsOffset, rebuilder(spec));
+  if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec));
+  else if (!source) PENDING.set(spec, { detail, postings: core.postings, postingsOffset: core.postingsOffset });
   return spec;
+}
+
+/** Specs served before their detail was made (`specFromCore` without a source), until `settleDetail`. */
+const PENDING = new WeakMap<ImportedSpec, { detail: SpecDetail; postings: CoreData['postings']; postingsOffset: number }>();
+
+/**
+ * Gives a spec served before its detail was made (`specFromCore` without a source) that detail.
+ * Saved in a snapshot file, its link table and index postings are read from there from now on.
+ * Does nothing for any other spec.
+ */
+export function settleDetail(spec: ImportedSpec, source: DetailSource): void {
+  const pending = PENDING.get(spec);
+  if (!pending) return;
+  PENDING.delete(spec);
+  pending.detail.settle(source);
+  if ('file' in source) pending.postings.keepInFile(source.file, source.coreOffset + pending.postingsOffset, rebuilder(spec));
 }
 
 /**

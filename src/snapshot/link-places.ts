@@ -22,11 +22,23 @@ export function linkNodesByFile(endpoints: readonly Endpoint[]): Map<string, Set
 }
 
 /**
+ * Top-level sections where the schemas endpoints link to sit (the operations' own, and the shared
+ * parameters, responses and bodies they refer to), walked first: the walk stops once every wanted
+ * object is met, so the rest of a large document (its schema and example components, often most
+ * of it) is mostly never walked.
+ */
+const LINKED_FIRST = new Set(['paths', 'webhooks', 'x-ms-paths', 'parameters', 'responses', 'components']);
+/** Within `components`, the same (schemas and examples last). */
+const LINKED_FIRST_COMPONENTS = new Set(['parameters', 'responses', 'requestBodies', 'pathItems', 'headers']);
+
+/**
  * The JSON pointer of each `wanted` object of a document (how a link names its node): the place
- * where a depth-first walk first meets it. The walk keeps, per object met, only its parent and key,
- * and writes a pointer for the wanted ones alone; it stops once every wanted object is met (a later
- * meeting never changes a pointer). Writing a pointer for every object of a large document was
- * most of an encode's time and memory.
+ * where a depth-first walk first meets it (an object of a parsed JSON document has one place; a
+ * YAML alias can give it several, each of which holds the same object). The walk keeps, per object
+ * met, only its parent and key, and writes a pointer for the wanted ones alone; it stops once every
+ * wanted object is met (a later meeting never changes a pointer), and it walks the sections where
+ * linked schemas sit first (`LINKED_FIRST`). Writing a pointer for every object of a large
+ * document was most of an encode's time and memory.
  */
 export function collectPlaces(root: object, wanted: ReadonlySet<object>, out: Map<object, string>): void {
   let left = wanted.size;
@@ -46,7 +58,16 @@ export function collectPlaces(root: object, wanted: ReadonlySet<object>, out: Ma
     for (let i = tokens.length - 1; i >= 0; i--) pointer += `/${tokens[i]}`;
     return pointer;
   };
-  while (nodes.length > 0) {
+  // Sections walked only once the stack is empty (see LINKED_FIRST).
+  const later: [object, number, string][] = [];
+  while (nodes.length > 0 || later.length > 0) {
+    if (nodes.length === 0) {
+      for (const [n, f, k] of later.splice(0).reverse()) {
+        nodes.push(n);
+        from.push(f);
+        via.push(k);
+      }
+    }
     const node = nodes.pop()!;
     const parent = from.pop()!;
     const key = via.pop()!;
@@ -69,13 +90,19 @@ export function collectPlaces(root: object, wanted: ReadonlySet<object>, out: Ma
         }
       }
     } else {
+      // At the top (and in `components`), the sections where linked schemas sit are walked
+      // first, the others once those are done.
+      const first = record === 0 ? LINKED_FIRST : parent === 0 && key === 'components' ? LINKED_FIRST_COMPONENTS : undefined;
       for (const k in node) {
         const v = (node as Record<string, unknown>)[k];
-        if (v !== null && typeof v === 'object') {
-          nodes.push(v);
-          from.push(record);
-          via.push(k);
+        if (v === null || typeof v !== 'object') continue;
+        if (first && !first.has(k)) {
+          later.push([v, record, k]);
+          continue;
         }
+        nodes.push(v);
+        from.push(record);
+        via.push(k);
       }
     }
   }

@@ -5,20 +5,21 @@
 // shapes the import. Inside, the core records
 // the files the spec read and the hash of their contents; a snapshot serves only while those
 // files still hash the same. Layout:
-//   "SVCSNAP1" | u32 header length | header JSON | core bytes | detail bytes
-// The header holds the key material and the core's length and sha256, so a truncated or edited
-// file is refused before it is deserialized. Written to a temp file and renamed: a reader sees
-// the old file or the new one.
+//   "SVCSNAP1" | u32 header length | header JSON | core bytes | prints bytes | detail bytes
+// The header holds the key material, the core's and the prints' lengths and sha256 and the
+// detail's parts (length and sha256 of each file's), so a truncated or edited file is refused
+// before it is deserialized. Written to a temp file and renamed: a reader sees the old file or
+// the new one.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { CODEC_VERSION, sha256 } from './codec.ts';
+import { CODEC_VERSION, type DetailPart, type Late, sha256 } from './codec.ts';
 
 const MAGIC = Buffer.from('SVCSNAP1');
-/** A header larger than this is not ours. */
-const MAX_HEADER = 64 * 1024;
+/** A header larger than this is not ours (it holds about 100 bytes per file a spec read: a spec of thousands of files has a header of a few hundred KB). */
+const MAX_HEADER = 16 * 1024 * 1024;
 
 /** `$XDG_CACHE_HOME/svc/snapshots` (an absolute XDG_CACHE_HOME only, as the XDG spec asks), else `~/.cache/svc/snapshots`. */
 export function snapshotDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -41,11 +42,24 @@ interface Header {
   readonly key: string;
   readonly coreBytes: number;
   readonly coreSha256: string;
+  readonly printsBytes: number;
+  readonly printsSha256: string;
   readonly detailBytes: number;
+  readonly parts: readonly DetailPart[];
+  /** sha256 of `parts` as JSON: a part's checksum that was edited would only make its detail unused, not the snapshot refused. */
+  readonly partsSha256: string;
+}
+
+/** Where a snapshot file's parts start, and the detail's parts. */
+export interface Written {
+  readonly file: string;
+  readonly coreOffset: number;
+  readonly detailOffset: number;
+  readonly parts: readonly DetailPart[];
 }
 
 export type ReadResult =
-  | { readonly ok: true; readonly core: Buffer; readonly file: string; readonly detailOffset: number }
+  | ({ readonly ok: true; readonly core: Buffer; readonly prints: Buffer } & Written)
   | { readonly ok: false; readonly reason: 'missing' | 'corrupt'; readonly detail: string };
 
 /** Makes the folder (0700) if needed and checks it is a real folder of this user that no one else can write. */
@@ -87,22 +101,43 @@ export async function readSnapshot(dir: string, key: string): Promise<ReadResult
     }
     if (header.key !== key) return { ok: false, reason: 'corrupt', detail: 'header names another key' };
     const coreAt = lead.length + headerBytes;
-    if (!Number.isSafeInteger(header.coreBytes) || !Number.isSafeInteger(header.detailBytes) || st.size !== coreAt + header.coreBytes + header.detailBytes) {
+    const sizes = [header.coreBytes, header.printsBytes, header.detailBytes];
+    if (!sizes.every((n) => Number.isSafeInteger(n) && n >= 0) || st.size !== coreAt + sizes.reduce((a, b) => a + b, 0)) {
       return { ok: false, reason: 'corrupt', detail: `size ${st.size} does not match the header (truncated?)` };
     }
-    const core = Buffer.allocUnsafe(header.coreBytes);
-    if ((await handle.read(core, 0, header.coreBytes, coreAt)).bytesRead !== header.coreBytes) return { ok: false, reason: 'corrupt', detail: 'truncated core' };
+    if (!partsAgree(header.parts, header.detailBytes) || sha256(JSON.stringify(header.parts)) !== header.partsSha256) return { ok: false, reason: 'corrupt', detail: 'header parts do not agree' };
+    // Core and prints are next to each other: one read.
+    const both = Buffer.allocUnsafe(header.coreBytes + header.printsBytes);
+    if ((await handle.read(both, 0, both.length, coreAt)).bytesRead !== both.length) return { ok: false, reason: 'corrupt', detail: 'truncated core' };
+    const core = both.subarray(0, header.coreBytes);
     if (sha256(core) !== header.coreSha256) return { ok: false, reason: 'corrupt', detail: 'core checksum mismatch' };
-    return { ok: true, core, file, detailOffset: coreAt + header.coreBytes };
+    // A copy of their own: the core's buffer goes once decoded, the prints stay with the spec.
+    const prints = Buffer.from(both.subarray(header.coreBytes));
+    if (sha256(prints) !== header.printsSha256) return { ok: false, reason: 'corrupt', detail: 'prints checksum mismatch' };
+    return { ok: true, core, prints, file, coreOffset: coreAt, detailOffset: coreAt + header.coreBytes + header.printsBytes, parts: header.parts };
   } finally {
     await handle.close();
   }
 }
 
+/** Each part a length and a sha256, the lengths adding up to the detail's. */
+function partsAgree(parts: unknown, detailBytes: number): parts is DetailPart[] {
+  if (!Array.isArray(parts)) return false;
+  let sum = 0;
+  for (const p of parts as Partial<DetailPart>[]) {
+    if (p === null || typeof p !== 'object' || !Number.isSafeInteger(p.bytes) || p.bytes! < 0 || typeof p.sha256 !== 'string') return false;
+    sum += p.bytes!;
+  }
+  return sum === detailBytes;
+}
+
 /** Writes the snapshot for `key` (temp file, then rename). Throws when the folder cannot be written. */
-export async function writeSnapshot(dir: string, key: string, core: Uint8Array, detail: Uint8Array): Promise<{ file: string; detailOffset: number }> {
+export async function writeSnapshot(dir: string, key: string, core: Uint8Array, late: Late): Promise<Written> {
   await ensurePrivateDir(dir);
-  const header = Buffer.from(JSON.stringify({ key, coreBytes: core.length, coreSha256: sha256(core), detailBytes: detail.length } satisfies Header));
+  const { prints, detail, parts } = late;
+  const header = Buffer.from(
+    JSON.stringify({ key, coreBytes: core.length, coreSha256: sha256(core), printsBytes: prints.length, printsSha256: sha256(prints), detailBytes: detail.length, parts, partsSha256: sha256(JSON.stringify(parts)) } satisfies Header),
+  );
   const lead = Buffer.alloc(MAGIC.length + 4);
   MAGIC.copy(lead);
   lead.writeUInt32LE(header.length, MAGIC.length);
@@ -110,7 +145,7 @@ export async function writeSnapshot(dir: string, key: string, core: Uint8Array, 
   const temp = join(dir, `.${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
-    await handle.writev([lead, header, core, detail]);
+    await handle.writev([lead, header, core, prints, detail]);
     await handle.close();
     await rename(temp, file);
   } catch (error) {
@@ -118,7 +153,8 @@ export async function writeSnapshot(dir: string, key: string, core: Uint8Array, 
     await rm(temp, { force: true });
     throw error;
   }
-  return { file, detailOffset: lead.length + header.length + core.length };
+  const coreOffset = lead.length + header.length;
+  return { file, coreOffset, detailOffset: coreOffset + core.length + prints.length, parts };
 }
 
 /** Where a snapshot for `key` lives (for messages and tests). */

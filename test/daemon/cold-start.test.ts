@@ -58,6 +58,7 @@ describe('a cold start', () => {
         const ahead = i < 2;
         const outcome = await loader.load(s.file, s.options, true);
         assert.ok(outcome.ok);
+        await loader.settled();
         assert.equal(loadNote(outcome.spec), 'rebuilt: no snapshot yet; snapshot saved', s.file);
         assert.deepEqual(served(outcome.spec), await fresh(s), s.file);
         assert.ok(existsSync(snapshotFile(t.dir, keyOf(s))), `snapshot written for ${s.file}`);
@@ -124,6 +125,7 @@ describe('a cold start', () => {
       cold.begin(t.dir, VERSION, [s]);
       const outcome = await loader.load(s.file, s.options, true);
       assert.ok(outcome.ok);
+      await loader.settled();
       assert.match(loadNote(outcome.spec) ?? '', /^rebuilt: snapshot damaged \(.+\); snapshot saved$/);
       assert.deepEqual(served(outcome.spec), await fresh(s));
     } finally {
@@ -139,6 +141,9 @@ describe('a cold start', () => {
     const s = SPECS[0]!;
     const outcome = await loader.load(s.file, s.options, true);
     assert.ok(outcome.ok);
+    // Served before the worker's late part came, and no snapshot to wait for.
+    assert.equal(loadNote(outcome.spec), 'snapshots off; no snapshot');
+    await loader.settled();
     assert.equal(loadNote(outcome.spec), 'snapshots off; no snapshot');
     assert.deepEqual(served(outcome.spec), await fresh(s));
   });

@@ -1,6 +1,7 @@
 // The import worker pool from its contract, with the real worker thread and real spec files: a good
-// spec comes back built (its detail inline, or in the snapshot file it wrote, or inline with the
-// write error), a bad one as the importer's failure, jobs in order; a closed pool, or one whose
+// spec comes back built, its core first and then its late part (its detail inline, or in the
+// snapshot file it wrote, or inline with the write error), a bad one as the importer's failure,
+// jobs in order; a closed pool, or one whose
 // worker stops mid-job, answers `inline` with the reason, so the caller imports on its own thread.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,9 @@ describe('import pool', { timeout: HANG_MS }, () => {
       const jobs = [pool.run(good, options('a')), pool.run(bad, options('b')), pool.run(good, options('c'))].map((p, i) => p.then((r) => (order.push(i), r)));
       const [a, b, c] = await Promise.all(jobs);
       assert.deepEqual(order, [0, 1, 2]);
-      assert.ok(a!.kind === 'built' && a!.core.byteLength > 0 && a!.detail !== undefined && a!.snapshot === undefined && a!.writeError === undefined);
+      assert.ok(a!.kind === 'built' && a!.core.byteLength > 0);
+      const aLate = await a!.late;
+      assert.ok(aLate.detail !== undefined && aLate.prints !== undefined && aLate.written === undefined && aLate.writeError === undefined);
       assert.ok(b!.kind === 'failed' && !b!.outcome.ok && b!.outcome.errors.length > 0 && b!.outcome.file === bad);
       assert.ok(c!.kind === 'built');
       assert.ok(a!.id < b!.id && b!.id < c!.id);
@@ -43,16 +46,18 @@ describe('import pool', { timeout: HANG_MS }, () => {
     const pool = new ImportPool();
     try {
       const snaps = join(dir, 'snaps');
-      const saved = await pool.run(good, options('a'), { dir: snaps, key: 'k1' });
-      assert.ok(saved.kind === 'built');
+      const built = await pool.run(good, options('a'), { dir: snaps, key: 'k1' });
+      assert.ok(built.kind === 'built');
+      const saved = await built.late;
       assert.equal(saved.detail, undefined);
-      assert.ok(saved.snapshot !== undefined && existsSync(saved.snapshot));
-      assert.equal(typeof saved.detailOffset, 'number');
+      assert.ok(saved.written !== undefined && existsSync(saved.written.file));
+      assert.equal(typeof saved.written.detailOffset, 'number');
       const blocked = join(dir, 'a-file');
       writeFileSync(blocked, '');
-      const unsaved = await pool.run(good, options('a'), { dir: blocked, key: 'k2' });
-      assert.ok(unsaved.kind === 'built');
-      assert.ok(unsaved.detail !== undefined && unsaved.snapshot === undefined);
+      const unbuilt = await pool.run(good, options('a'), { dir: blocked, key: 'k2' });
+      assert.ok(unbuilt.kind === 'built');
+      const unsaved = await unbuilt.late;
+      assert.ok(unsaved.detail !== undefined && unsaved.written === undefined);
       assert.equal(typeof unsaved.writeError, 'string');
     } finally {
       await pool.close();
@@ -68,6 +73,11 @@ describe('import pool', { timeout: HANG_MS }, () => {
     const first = await running;
     assert.ok(first.kind === 'inline' || first.kind === 'built', first.kind);
     if (first.kind === 'inline') assert.match(first.reason, /^the import worker (stopped \(exit \d+\)|failed: |is closed)/);
+    // Built before the close: its late part comes all the same, made or with why not.
+    if (first.kind === 'built') {
+      const late = await first.late;
+      assert.ok(late.detail !== undefined || /^the import worker (stopped \(exit \d+\)|failed: )/.test(late.writeError ?? ''), JSON.stringify(late.writeError));
+    }
     const second = await queued;
     assert.deepEqual(second, { id: second.id, kind: 'inline', reason: 'the import worker is closed' });
     assert.deepEqual(await pool.run(good, options('c')), { id: 3, kind: 'inline', reason: 'the import worker is closed' });

@@ -1,6 +1,6 @@
 // The import worker's lifetime (src/daemon/import-pool.ts): at start the daemon ends the worker as
-// soon as no import is queued or running, so what the worker built is decoded after its heap is
-// given back; while jobs wait, it stays.
+// soon as no import is queued or running (a job runs until its late part, the snapshot, is done),
+// so its heap is given back; while jobs wait, it stays.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,7 +14,11 @@ describe('import worker lifetime', () => {
   it('release ends an idle worker at once, and the next job starts a new one', async () => {
     const pool = new ImportPool();
     try {
-      assert.equal((await pool.run(SPEC, options('a'))).kind, 'built');
+      const built = await pool.run(SPEC, options('a'));
+      assert.equal(built.kind, 'built');
+      pool.release();
+      assert.equal(pool.running, true, 'a job whose late part is not done keeps the worker');
+      await pool.idle();
       assert.equal(pool.running, true, 'the worker waits for more work after a job');
       pool.release();
       assert.equal(pool.running, false);
@@ -33,6 +37,7 @@ describe('import worker lifetime', () => {
       pool.release();
       assert.equal(pool.running, true, 'a queued job keeps the worker');
       assert.equal((await second).kind, 'built');
+      await pool.idle();
       pool.release();
       assert.equal(pool.running, false);
     } finally {

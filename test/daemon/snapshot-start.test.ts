@@ -8,9 +8,14 @@ import { openapi, project, startDaemon, svc, svcJson, type Op } from './support.
 
 const OPS: Op[] = Array.from({ length: 30 }, (_, i) => ({ method: 'GET', path: `/widgets/${i}`, summary: `Read widget ${i}`, tag: 'widgets' }));
 
+/** The spec's snapshot note, once final: a spec the worker imported is served before its snapshot is written. */
 async function snapshotNote(p: ReturnType<typeof project>): Promise<string | undefined> {
-  const { json } = await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status']);
-  return json.daemons[0]?.status.specs.find((s) => s.name === 'widgets')?.snapshot;
+  for (let i = 0; ; i++) {
+    const { json } = await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status']);
+    const note = json.daemons[0]?.status.specs.find((s) => s.name === 'widgets')?.snapshot;
+    if (!note?.endsWith('; saving snapshot') || i >= 100) return note;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 test('the next start serves from the snapshot; an edited file is rebuilt and status says why', async () => {

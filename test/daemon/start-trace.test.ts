@@ -1,6 +1,7 @@
 // SVC_TRACE_START=1: a real `svc serve` writes each step of its start to stderr, in order, the
 // import worker's steps included (with the thread's CPU time, where Node has it), so where the time
-// to the first answer goes can be read off one run; without it, no trace line at all.
+// to the first answer goes can be read off one run; without it, no trace line at all. A cold start
+// serves the spec once its core is built; the snapshot is written after.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openapi, project, startDaemon, type Op } from './support.ts';
@@ -30,8 +31,11 @@ test('a cold start traces its steps in order, the worker imports before the cata
     assert.ok(at('main startServe') < at('main worker starting'));
     assert.ok(at('main worker starting') < at('worker imported'));
     assert.ok(at('worker imported') < at('worker index built'));
-    assert.ok(at('worker encoded') < at('main reply received'));
+    assert.ok(at('worker core encoded') < at('main reply received'));
     assert.ok(at('main reply received') < at('main catalogue served'));
+    // The snapshot is written after the core went to the daemon, and applied after it is written.
+    assert.ok(at('worker core encoded') < at('worker late encoded'));
+    assert.ok(at('worker snapshot written') < at('main late part applied'));
     if (typeof process.threadCpuUsage === 'function') assert.match(d.stderr(), /^svc-trace \S+ worker imported \(cpu \d+\)$/m);
 
     d = await startDaemon(p, ['--transport', 'http', '--port', '0'], { SVC_TRACE_START: '1' });

@@ -52,11 +52,12 @@ describe('postings kept in a file', () => {
     const loader = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
     loaders.push(loader);
     assert.ok((await loader.load(FILE, OPTIONS, true)).ok);
+    await loader.settled();
     const read = await readSnapshot(cache, snapshotKey({ svcVersion: '1', importKey: JSON.stringify([FILE, OPTIONS]) }));
     assert.ok(read.ok);
     const core = await decodeCore(read.core);
     const inMemory = Buffer.from(core.postings.read()!);
-    specFromCore(core, { file: read.file, offset: read.detailOffset });
+    specFromCore(core, { file: read.file, coreOffset: read.coreOffset, detailOffset: read.detailOffset, parts: read.parts });
     assert.deepEqual(core.postings.read(), inMemory);
   });
 });

@@ -23,6 +23,7 @@ async function start(cache: string): Promise<ImportedSpec> {
   loaders.push(loader);
   const outcome = await loader.load(FILE, OPTIONS, true);
   assert.ok(outcome.ok);
+  await loader.settled();
   return outcome.spec;
 }
 

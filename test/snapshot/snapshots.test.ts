@@ -34,6 +34,8 @@ const opts = (name: string, extra: Partial<ImportOptions> = {}): ImportOptions =
 async function start(l: SpecLoader, file: string, options: ImportOptions): Promise<{ spec: ImportedSpec; note: string }> {
   const outcome = await l.load(file, options, true);
   assert.ok(outcome.ok, `load failed: ${JSON.stringify(outcome)}`);
+  // Served before its snapshot is written: the note is final once the worker's late part is in.
+  await l.settled();
   return { spec: outcome.spec, note: loadNote(outcome.spec) ?? '' };
 }
 
