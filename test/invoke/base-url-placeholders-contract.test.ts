@@ -1,5 +1,5 @@
-// Server URL placeholders from their contract: `{name}` (OpenAPI) and `{{name}}` (Postman, spaces
-// inside allowed) take the value of the variable with exactly that name, whatever the name, in
+// Server URL placeholders from their contract: `{name}` (OpenAPI) and `{{name}}` (Postman), spaces
+// inside either allowed, take the value of the variable with exactly that name, whatever the name, in
 // every position of the URL; svc.yaml's value wins over the spec's default.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -21,7 +21,7 @@ const settings = (serverVariables: Record<string, string>): SpecSettings => ({
 const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,15}$/);
 /** Host labels a variable may stand for. */
 const label = fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/);
-const forms = fc.constantFrom((n: string) => `{${n}}`, (n: string) => `{{${n}}}`, (n: string) => `{{ ${n} }}`, (n: string) => `{{${n}  }}`, (n: string) => `{{\t${n}}}`);
+const forms = fc.constantFrom((n: string) => `{${n}}`, (n: string) => `{ ${n} }`, (n: string) => `{{${n}}}`, (n: string) => `{{ ${n} }}`, (n: string) => `{{${n}  }}`, (n: string) => `{{\t${n}}}`);
 
 test('each placeholder takes the value of the variable of exactly its name, from the spec or from svc.yaml', () => {
   fc.assert(
