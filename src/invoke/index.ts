@@ -188,10 +188,14 @@ async function invoke(
       let next: URL | undefined;
       try {
         next = new URL(location, url);
+        // Stryker disable next-line BlockStatement: next is still undefined when the URL does not parse.
       } catch {
         next = undefined;
       }
-      if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:') || next.origin !== url.origin || !allowed.has(next.origin)) {
+      // The same origin only. That origin passed the checks before the first request (an http or
+      // https URL, an allowed origin), and an origin includes its scheme: a redirect that keeps the
+      // origin needs no other check, and one to any other scheme or origin is not followed.
+      if (next === undefined || next.origin !== url.origin) {
         notes.push(`[redirect to ${next?.origin ?? location} not followed: svc only follows redirects within ${url.origin}]`);
         return finish();
       }
