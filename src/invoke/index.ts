@@ -66,6 +66,7 @@ export function createInvoker(config: Config): Invoker {
       const secrets: string[] = [];
       try {
         let s = settings.get(spec.name);
+        // Stryker disable next-line ConditionalExpression: computing the settings again gives the same (the map only saves work).
         if (s === undefined) settings.set(spec.name, (s = specSettings(config, spec.name)));
         secrets.push(...configuredSecrets(s), ...tokens.issued());
         return await invoke(config, s, tokens, endpoint, spec, args, ctx, secrets);
