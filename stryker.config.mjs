@@ -20,7 +20,7 @@
 // SVC_MUTATION_BREAK=90 makes a score below 90 fail the run (CI); SVC_MUTATION_CONCURRENCY sets
 // the number of test processes (default 2: the machines here have 2 cores).
 
-import { globSync } from 'node:fs';
+import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Test files that exercise each source folder (in-process: Stryker sees coverage only there). */
@@ -74,10 +74,35 @@ function scope(spec) {
   return { mutate, testFiles: expand([...testFiles]), timeoutMS };
 }
 
+/**
+ * Narrowest test files first. A mutant runs its covering test files one after the other, in this
+ * order, until one fails; a file that reaches few mutants calls the mutated module directly and is
+ * the likeliest to fail first, while an end-to-end file reaches most of the folder. The breadth of
+ * each file comes from the results already in the incremental file (how many mutants each covered);
+ * a file it does not know (new) counts as narrowest, and without the file the order is by name.
+ * Only the order changes: which files cover a mutant, and so every result, stays the same.
+ */
+function narrowestFirst(files, incrementalFile) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(incrementalFile, 'utf8'));
+  } catch {
+    return files;
+  }
+  const nameOf = new Map();
+  for (const [file, { tests = [] } = {}] of Object.entries(report.testFiles ?? {})) for (const t of tests) nameOf.set(t.id, file);
+  const breadth = new Map();
+  for (const { mutants = [] } of Object.values(report.files ?? {})) {
+    for (const m of mutants) for (const id of m.coveredBy ?? []) breadth.set(nameOf.get(id), (breadth.get(nameOf.get(id)) ?? 0) + 1);
+  }
+  return [...files].sort((a, b) => (breadth.get(a) ?? 0) - (breadth.get(b) ?? 0) || a.localeCompare(b));
+}
+
+const incrementalFile = process.env.SVC_MUTATION_INCREMENTAL ?? 'reports/stryker-incremental.json';
 const scoped = scope(process.env.SVC_MUTATE);
 const { mutate, timeoutMS } = scoped;
 const chosenTests = (process.env.SVC_MUTATION_TESTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const testFiles = chosenTests.length > 0 ? expand(chosenTests) : scoped.testFiles;
+const testFiles = narrowestFirst(chosenTests.length > 0 ? expand(chosenTests) : scoped.testFiles, incrementalFile);
 if (chosenTests.length > 0 && testFiles.length === 0) {
   throw new Error(`SVC_MUTATION_TESTS=${process.env.SVC_MUTATION_TESTS} matches no test file; give globs relative to the project`);
 }
@@ -117,7 +142,7 @@ export default {
   timeoutMS: Number(process.env.SVC_MUTATION_TIMEOUT_MS ?? timeoutMS),
   timeoutFactor: 2,
   incremental: true,
-  incrementalFile: process.env.SVC_MUTATION_INCREMENTAL ?? 'reports/stryker-incremental.json',
+  incrementalFile,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   clearTextReporter: { reportMutants: true, reportScoreTable: true },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

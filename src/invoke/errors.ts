@@ -32,13 +32,13 @@ export class InvalidArgumentsError extends InvokeError {
 /** A write (non GET/HEAD/OPTIONS) that the spec's `writes` policy does not allow. */
 export class WriteRefusedError extends InvokeError {
   constructor(message: string, hint?: string) {
-    super('invoke-write-refused', message, hint !== undefined ? { hint } : undefined);
+    super('invoke-write-refused', message, { hint });
   }
 }
 
 /** A URL whose origin is not the spec's base URL origin nor one listed in svc.yaml. */
 export class OriginRefusedError extends InvokeError {
   constructor(message: string, hint?: string) {
-    super('invoke-origin-refused', message, hint !== undefined ? { hint } : undefined);
+    super('invoke-origin-refused', message, { hint });
   }
 }

@@ -156,6 +156,7 @@ export function chooseContent(contents: readonly BodyContent[], wanted: string |
 }
 
 function ajvProblems(where: string, errors: ErrorObject[] | null | undefined): string[] {
+  // Stryker disable next-line ArrayDeclaration,StringLiteral: ajv sets errors whenever a validation fails; this is only a fallback.
   if (!errors) return [`${where}: invalid`];
   // An anyOf/oneOf failure is told once, with its alternatives; its branches' errors at the same
   // place would only repeat it piecemeal.
@@ -164,6 +165,7 @@ function ajvProblems(where: string, errors: ErrorObject[] | null | undefined): s
   const out: string[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && alternatives.has(e.instancePath) && e.keyword !== 'required') continue;
+    // Stryker disable next-line StringLiteral: ajv gives every error a message (messages are on); this is only a fallback.
     let msg = e.message ?? 'invalid';
     if (e.keyword === 'enum') msg = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     if (e.keyword === 'additionalProperties') msg = `unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'`;

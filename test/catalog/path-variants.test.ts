@@ -8,8 +8,11 @@ import { documentOf, makeEntry, pathTerms } from '../../src/catalog/search.ts';
 import { termsOf } from '../../src/catalog/text.ts';
 import { endpoint, spec } from './fixtures.ts';
 
-/** Made-up lower-case words: no vocabulary table knows them, so each is its own term. */
-const wordArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z]{2}$/);
+/**
+ * Made-up lower-case words: no vocabulary table knows them, so each is its own term. The pattern
+ * also makes real stop words (`which`, found by a rare seed), which the tokenizer drops: left out.
+ */
+const wordArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z]{2}$/).filter((w) => termsOf(w).length > 0);
 const term = (w: string) => termsOf(w)[0]!;
 
 describe('path variants (query string, fragment)', () => {

@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { checkPortFree, findPortHolder } from '../../src/cli/port-check.ts';
+import { lifelineArgs } from '../support/lifeline.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'svc.js');
@@ -18,7 +19,8 @@ const linux = process.platform === 'linux';
 /** Another process listening on a free loopback port: its pid and port. */
 function holdPort(): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The lifeline ends the holder with this test process, should it be killed before `after` runs.
+    const child = spawn(process.execPath, [...lifelineArgs(), '-e', "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.once('error', reject);
     child.stdout!.setEncoding('utf8').once('data', (line: string) => resolve({ child, port: Number(line.trim()) }));
   });

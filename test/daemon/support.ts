@@ -7,13 +7,16 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lifelineArgs } from '../support/lifeline.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SVC_BIN = join(REPO_ROOT, 'bin', 'svc.js');
 
-/** Node 24 runs bin/svc.js directly (type stripping); older Node needs the tsx loader. */
+/** Node 24 runs bin/svc.js directly (type stripping); older Node needs the tsx loader.
+ * The lifeline check ends the spawned process when this test process is gone (killed before its
+ * `after` hooks ran). */
 export function nodeArgs(): string[] {
-  return process.features?.typescript ? [] : ['--import', 'tsx'];
+  return [...lifelineArgs(), ...(process.features?.typescript ? [] : ['--import', 'tsx'])];
 }
 
 export interface Op {

@@ -8,6 +8,7 @@ import { harness, startServer, type Harness, type TestServer } from './helpers.t
 
 let server: TestServer;
 let h: Harness;
+let timed: Harness;
 
 /** A valid 1x1 PNG, built here so the test needs no binary fixture. */
 function png(): Buffer {
@@ -150,7 +151,11 @@ before(async () => {
     res.writeHead(200);
     res.end();
   });
-  h = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "${server.port}"\nwrites: allow\ntimeoutMs: 300\nretries: 2`, 'limits:\n  maxResponseBytes: 2000\n  maxImageBytes: 1000\n');
+  const limits = 'limits:\n  maxResponseBytes: 2000\n  maxImageBytes: 1000\n';
+  h = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "${server.port}"\nwrites: allow\nretries: 2`, limits);
+  // The timeout tests have their own short limit; every other call keeps the default, so a loaded
+  // machine that answers a local request slowly does not turn them into timeouts.
+  timed = await harness('petstore.yaml', 'pets', `serverVariables:\n  port: "${server.port}"\ntimeoutMs: 300`, limits);
 });
 after(() => server.close());
 
@@ -249,7 +254,7 @@ describe('errors', () => {
 
   test('a timeout says what timed out, after how long, and which key raises it', async () => {
     const started = Date.now();
-    const r = await raw('slow');
+    const r = await timed.call('GET:/raw/{kind}', { params: { kind: 'slow' } });
     assert.equal(r.isError, true);
     assert.match(r.text, new RegExp(`^Timed out after 300 ms waiting for GET ${server.origin}/api/raw/slow\\.`));
     assert.match(r.text, /raise specs\[0\]\.timeoutMs in svc\.yaml/);
@@ -257,7 +262,7 @@ describe('errors', () => {
   });
 
   test('a body that stalls also times out', async () => {
-    const r = await raw('slow-body');
+    const r = await timed.call('GET:/raw/{kind}', { params: { kind: 'slow-body' } });
     assert.equal(r.isError, true);
     assert.match(r.text, /^Timed out after 300 ms waiting for GET/);
   });

@@ -17,6 +17,7 @@ import { createMcpServer } from '../../src/mcp/server.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
 import { importConfigured, loadedSpecs } from '../../src/daemon/serve.ts';
 import { type TestCache, testCache } from '../support/cache.ts';
+import { lifelineArgs } from '../support/lifeline.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'mcp');
@@ -77,9 +78,11 @@ export async function call(client: Client, name: string, args: Record<string, un
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-/** Node 24 with type stripping runs bin/svc.js directly; older Node needs the tsx loader. */
+/** Node 24 with type stripping runs bin/svc.js directly; older Node needs the tsx loader.
+ * The lifeline check ends the spawned process when this test process is gone (killed before its
+ * `after` hooks ran). */
 export function nodeArgs(): string[] {
-  return process.features?.typescript ? [] : ['--import', 'tsx'];
+  return [...lifelineArgs(), ...(process.features?.typescript ? [] : ['--import', 'tsx'])];
 }
 
 export interface Spawned {

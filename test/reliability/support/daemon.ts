@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { request } from '../../../src/ipc/client.ts';
 import type { StatusResult, UpdateResult } from '../../../src/ipc/protocol.ts';
 import { REPO_ROOT } from './scale.ts';
+import { lifelineArgs } from '../../support/lifeline.ts';
 
 export interface LiveDaemon {
   readonly proc: ChildProcess;
@@ -41,7 +42,9 @@ export interface DaemonOptions {
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<LiveDaemon> {
-  const flags = [...(options.nodeFlags ?? []), ...(options.inspect ? ['--inspect=127.0.0.1:0'] : [])];
+  // The lifeline ends the daemon with this test process (not for another user, who may not read it).
+  const lifeline = options.user ? [] : lifelineArgs();
+  const flags = [...lifeline, ...(options.nodeFlags ?? []), ...(options.inspect ? ['--inspect=127.0.0.1:0'] : [])];
   const proc = spawn(options.user?.node ?? process.execPath, [...flags, join(REPO_ROOT, 'bin/svc.js'), 'serve', '--config', options.config, '--transport', 'http', '--port', '0'], {
     cwd: options.cwd,
     ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
