@@ -12,12 +12,12 @@ import { CORPUS, EVAL_APIS, benchCacheDir, corpusAvailable, directoryApiDir, dir
 import { type Query, importApis, loadQueries, resolveIds } from './harness.ts';
 import { figures, ourSearcher, runQueries } from './measure.ts';
 
-// Measured 2026-11-25 on the ranking of that day over the corpus APIs: whole catalogue hit@1 0.853,
-// hit@5 0.942; within spec 0.884 / 0.973 (259 queries). Raise these when the ranking improves.
+// Measured 2026-11-26 on the ranking of that day over the corpus APIs: whole catalogue hit@1 0.853,
+// hit@5 0.954; within spec 0.884 / 0.981 (259 queries). Raise these when the ranking improves.
 const MIN_WHOLE_HIT1 = 0.83;
-const MIN_WHOLE_HIT5 = 0.93;
+const MIN_WHOLE_HIT5 = 0.94;
 const MIN_WITHIN_HIT1 = 0.86;
-const MIN_WITHIN_HIT5 = 0.96;
+const MIN_WITHIN_HIT5 = 0.97;
 
 const skip = corpusAvailable() ? false : `corpus not found at ${CORPUS}`;
 
