@@ -256,9 +256,13 @@ async function serveWith(
       void services?.seed(config, []);
     },
   );
-  const context = async (): Promise<SessionContext> => {
+  const context = async (call?: { readonly readsDetail: boolean }): Promise<SessionContext> => {
     traceStep('tool call waits for the catalogue');
     await ready;
+    // A spec fresh from the import worker is served before its documents are made (src/daemon/loader.ts);
+    // a tool that follows schema links waits for them (a few hundred ms, at start only) rather than
+    // parse the source files on this thread. A late part that failed leaves the source files to read.
+    if (call?.readsDetail) await loading.then((l) => l.settled()).catch(() => {});
     return session;
   };
 

@@ -36,7 +36,8 @@ export interface McpHooks {
 
 export interface McpServerOptions {
   /** Resolves once the catalogue is loaded; tools/list answers before that, tool calls wait. */
-  readonly context: () => Promise<SessionContext> | SessionContext;
+  /** The context a tool call runs in; `readsDetail`: the tool follows schema links (ToolDefinition). */
+  readonly context: (call: { readonly readsDetail: boolean }) => Promise<SessionContext> | SessionContext;
   readonly tools?: readonly ToolDefinition[];
   readonly hooks?: McpHooks;
 }
@@ -109,7 +110,7 @@ export function createMcpServer(options: McpServerOptions, create: CreateServerO
     if (!parsed.success) {
       return toCallToolResult({ isError: true, text: describeInputError(entry.tool, parsed.error.issues) });
     }
-    const base = await options.context();
+    const base = await options.context({ readsDetail: entry.tool.readsDetail === true });
     const round = clientCanConfirm(server, ctx) ? confirmationRound(ctx) : undefined;
     const toolCtx: ToolContext = { ...base, signal: ctx.mcpReq.signal, ...(round ? { confirm: round.confirm } : {}) };
     const started = performance.now();

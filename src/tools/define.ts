@@ -8,6 +8,7 @@ export function defineTool<S extends Record<string, z.ZodType>>(def: {
   inputShape: S;
   outputShape?: Record<string, z.ZodType>;
   annotations: ToolAnnotations;
+  readsDetail?: boolean;
   handler(input: z.infer<z.ZodObject<S>>, ctx: ToolContext): Promise<ToolResult>;
 }): ToolDefinition<z.infer<z.ZodObject<S>>> {
   return def;

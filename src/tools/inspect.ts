@@ -22,6 +22,7 @@ export const inspect = defineTool({
       .optional(),
   },
   annotations: readOnly('Inspect endpoint'),
+  readsDetail: true,
   async handler({ endpointId, depth }, ctx) {
     const { endpoint, spec } = findEndpoint(ctx, endpointId);
     const settings = specSettings(ctx.config, spec.name);

@@ -19,6 +19,7 @@ export const invoke = defineTool({
     contentType: z.string().optional(),
   },
   annotations: { title: 'Invoke endpoint', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  readsDetail: true,
   async handler({ endpointId, params, body, contentType }, ctx) {
     const { endpoint, spec } = findEndpoint(ctx, endpointId);
     const args = {

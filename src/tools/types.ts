@@ -50,5 +50,11 @@ export interface ToolDefinition<Input = Record<string, unknown>> {
   /** zod raw shape of `structured`; when present every successful result carries `structured`. */
   readonly outputShape?: Readonly<Record<string, import('zod').ZodType>>;
   readonly annotations: ToolAnnotations;
+  /**
+   * Follows schema links into the spec's documents (inspect, invoke). Such a call waits, at start,
+   * until the documents of a spec served fresh from the import are made, rather than parse the
+   * source files on the event loop meanwhile (a large YAML file takes a second).
+   */
+  readonly readsDetail?: boolean;
   handler(input: Input, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -11,6 +11,7 @@ import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedN
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_VERSION, createMcpServer, toCallToolResult, type CatalogChangeNotice, type McpHooks, type SessionContext } from '../../src/mcp/server.ts';
 import { describeTools } from '../../src/mcp/tool-list.ts';
+import { TOOLS } from '../../src/tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types.ts';
 
 /**
@@ -216,6 +217,31 @@ describe('tools/call', { timeout: HANG_MS }, () => {
     while (closed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     assert.equal(closed, 1);
     assert.equal(listeners.size, 0, 'unsubscribed on close');
+  });
+
+  it('tells the context whether the tool follows schema links, so a start can hold such calls until the documents are made', { timeout: HANG_MS }, async () => {
+    const asked: boolean[] = [];
+    const server = createMcpServer(
+      {
+        context: (c) => (asked.push(c.readsDetail), CONTEXT),
+        tools: [tool('plain'), tool('deep', { readsDetail: true }), tool('shallow', { readsDetail: false })],
+      },
+      { connection: true },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide as unknown as Parameters<typeof server.connect>[0]);
+    const client = new Client({ name: 'contract', version: '1' }, { capabilities: {} });
+    await client.connect(clientSide);
+    try {
+      for (const name of ['plain', 'deep', 'shallow', 'deep']) await call(client, name, { q: 'x' });
+      assert.deepEqual(asked, [false, true, false, true]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('of the built-in tools, exactly inspect and invoke follow schema links', () => {
+    assert.deepEqual(TOOLS.filter((t) => t.readsDetail === true).map((t) => t.name).sort(), ['inspect', 'invoke']);
   });
 
   it('a per-request instance counts no session and subscribes to nothing', { timeout: HANG_MS }, async () => {
