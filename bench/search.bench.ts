@@ -5,6 +5,7 @@
 //   node --import tsx bench/search.bench.ts    (prints the section)
 //   SVC_BENCH_HUB=1 npm run bench -- search    (adds the hub-scale figures: minutes, about 1.5 GB of heap)
 import { existsSync, readdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
@@ -123,7 +124,12 @@ export async function run(): Promise<string> {
   // The same queries over the whole catalogue (no spec named): the answer must win across specs.
   const wholeSmall = evaluate(queries, (q) => catalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
   const wholeBig = evaluate(queries, (q) => bigCatalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
+  // CPU time of the process over the whole-catalogue loop: less sensitive than wall time to other
+  // processes sharing the machine (the load average is printed beside it).
+  const cpuBefore = process.cpuUsage();
   const whole = timings(false);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuPerSearch = (cpu.user + cpu.system) / 1000 / whole.length;
   const inSpec = timings(true);
   const suggestTimes: number[] = [];
   for (const q of queries) {
@@ -138,7 +144,8 @@ export async function run(): Promise<string> {
   lines.push(
     '',
     `Latency with ${bigCatalog.size.toLocaleString('en-US')} endpoints indexed (the ${specs.length} specs repeated under ${big.length} distinct names; ` +
-      `${queries.length} queries x ${LATENCY_ROUNDS} rounds, top 10):`,
+      `${queries.length} queries x ${LATENCY_ROUNDS} rounds, top 10; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; ` +
+      `process CPU time per whole-catalogue search ${ms(cpuPerSearch)} ms, warm-up included):`,
     '',
     '| Operation | p50 ms | p99 ms | max ms |',
     '|---|---:|---:|---:|',

@@ -59,15 +59,17 @@ const VERSION_WORD = /^v?\d+$/;
 /**
  * The words a query must hold to name this spec in full: those of its name (what the user called it
  * in svc.yaml), and separately those of its collection, each without generic and version words
- * (`stripe.com` -> stripe, `azure-blob` -> azure blob, `s3` -> s3) and without stop words, which
- * say nothing and are in most queries (`dev.to` named by every query holding "to"). Empty lists
- * are left out.
+ * (`stripe.com` -> stripe, `azure-blob` -> azure blob, `s3` -> s3). Empty lists are left out, and
+ * so are lists of stop words alone, which are in most queries and say nothing (`dev.to` would be
+ * named by every query holding "to"); a stop word beside other words stays part of the name
+ * (`here.com/tracking` is named by "here tracking", not by "tracking" alone).
  */
 export function fullNames(spec: ImportedSpec): string[][] {
   const out: string[][] = [];
   for (const text of [spec.name, spec.collection]) {
-    const words = [...new Set(plainWords(text).filter((w) => w.length >= 2 && !VERSION_WORD.test(w) && !GENERIC_NAME_WORDS.has(w) && termsOf(w).length > 0))];
-    if (words.length > 0 && !out.some((o) => o.join(' ') === words.join(' '))) out.push(words);
+    const words = [...new Set(plainWords(text).filter((w) => w.length >= 2 && !VERSION_WORD.test(w) && !GENERIC_NAME_WORDS.has(w)))];
+    if (!words.some((w) => termsOf(w).length > 0)) continue;
+    if (!out.some((o) => o.join(' ') === words.join(' '))) out.push(words);
   }
   return out;
 }
