@@ -15,12 +15,18 @@ export interface HeadNoun {
 const PARTICLES = new Set(['up', 'out', 'down', 'on', 'off', 'in', 'back', 'over']);
 
 const heads = new WeakMap<ParsedQuery, HeadNoun | null>();
+/** The last query asked about: the ranking asks once per candidate, so this spares the map look-up. */
+let lastQuery: ParsedQuery | undefined;
+let lastHead: HeadNoun | undefined;
 
 /** The query's head noun, or undefined when its prose has none (a path, a lone verb). */
 export function headNoun(q: ParsedQuery): HeadNoun | undefined {
+  if (q === lastQuery) return lastHead;
   let head = heads.get(q);
   if (head === undefined) heads.set(q, (head = findHead(q.words, q.imperative) ?? null));
-  return head ?? undefined;
+  lastQuery = q;
+  lastHead = head ?? undefined;
+  return lastHead;
 }
 
 function isVerb(word: string): boolean {
