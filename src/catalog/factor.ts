@@ -5,7 +5,6 @@ import type { Entry } from './document.ts';
 import type { ParsedQuery } from './query.ts';
 import type { Intent } from './text.ts';
 import { RULES } from './rules.ts';
-import { headNoun } from './head-noun.ts';
 import { PATH_EVIDENCE, SIBLING_WEIGHTS, WEIGHTS } from './weights.ts';
 
 /** 1 when the endpoint's own words say the intent, -1 when they say another, 0 when they say none. */
@@ -85,10 +84,7 @@ function summaryFit(summary: readonly string[] | undefined, q: ParsedQuery): num
 
 /** Collections for "list ..." and plurals, items for "get/update/delete a ..." and "this". */
 function shape(entry: Entry, q: ParsedQuery): number {
-  // The head noun says one thing or many better than any plural word of the query ("details of a track").
-  const head = RULES.headNounShape ? headNoun(q) : undefined;
-  const plural = head ? head.plural : q.plural;
-  const wantsCollection = q.intent === 'list' || q.intent === 'create' || (plural && q.intent !== 'update');
+  const wantsCollection = q.intent === 'list' || q.intent === 'create' || (q.plural && q.intent !== 'update');
   const wantsItem = !wantsCollection && (q.intent === 'get' || q.intent === 'update' || q.intent === 'delete');
   if (wantsCollection) return entry.item ? WEIGHTS.shape.itemForCollection : 1;
   if (wantsItem) return entry.item ? 1 : WEIGHTS.shape.collectionForItem;

@@ -30,8 +30,6 @@ export const RULES = {
   pathWords: true,
   /** The endpoint's operationId or path spells the query's verb (or another one). */
   verbAgreement: true,
-  /** One thing or many as the query's head noun says ("details of a TRACK"), rather than any plural word of it. */
-  headNounShape: true,
   /** The share of path words the query says counts one said word of prior evidence. */
   pathWordsPrior: true,
   /** Across specs: the spec the query names, and specs whose vocabulary covers the query. */
