@@ -39,7 +39,7 @@ export function factor(entry: Entry, q: ParsedQuery, coverage: number, summary: 
       else if (fit < 1 && RULES.verbAgreement) f *= WEIGHTS.verb.unsaid;
     }
   } else if (q.imperative) {
-    // "buy a number": an action we have no verb for, so probably not a read.
+    // "rent a number": an action we have no verb for, so probably not a read.
     if (e.method === 'GET') f *= WEIGHTS.imperativeRead;
     // Nor a removal the endpoint's own name spells (`removeWatchers` for "frobnicate a widget"): the
     // words that ask to remove are the known ones, and the query said none of them.

@@ -18,7 +18,7 @@ export const RULES = {
   synonyms: true,
   /** Verb synonyms to the five CRUD verbs (fetch, retrieve -> get; remove, destroy -> delete; add -> create). */
   crudSynonyms: true,
-  /** A command with no known verb ("buy a number") is probably not a read. */
+  /** A command with no known verb ("rent a number") is probably not a read. */
   imperative: true,
   /** A query naming a thing and no action wants to read it. */
   thingNotRead: true,

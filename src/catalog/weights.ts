@@ -48,7 +48,7 @@ export const WEIGHTS = {
   verb: { agrees: 1.6, disagrees: 0.7, unsaid: 0.6 },
   /** The same for an intent implied by a non-CRUD verb ("send"): weaker evidence, the method fit counts as its square root. */
   hintedVerb: { agrees: 1.25 },
-  /** A command with no verb we know ("buy a number") is probably not a read (0.8 before; see the commit). */
+  /** A command with no verb we know ("rent a number") is probably not a read (0.8 before; see the commit). */
   imperativeRead: 0.65,
   /** A query that names a thing and no action wants to read it. */
   thingNotRead: 0.85,
