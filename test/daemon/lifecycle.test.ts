@@ -27,6 +27,8 @@ function raw(socket: string, payload: string | Buffer, replies: number): Promise
     const out: Record<string, unknown>[] = [];
     s.on('connect', () => s.write(payload));
     s.on('error', reject);
+    // A daemon that hangs up before answering fails the test instead of leaving it waiting forever.
+    s.on('close', () => reject(new Error(`the socket closed after ${out.length} of ${replies} replies`)));
     s.on('data', (d) => {
       buf += d.toString();
       for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
