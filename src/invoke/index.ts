@@ -154,7 +154,7 @@ async function invoke(
   if (!credentialed && slots.length > 0) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
   if (needsConfirm) {
     const confirmation = describeWrite(
-      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, ...(encoded !== undefined ? { body: encoded } : {}), credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
+      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, body: encoded, credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
       settings.spec.name,
       `${endpoint.method} ${endpoint.path}${method !== endpoint.method ? `, overridden to ${method}` : ''}`,
       secrets,
