@@ -193,13 +193,7 @@ async function invoke(
 
     if (res.status >= 300 && res.status < 400 && res.headers.has('location')) {
       const location = res.headers.get('location')!;
-      let next: URL | undefined;
-      try {
-        next = new URL(location, url);
-        // Stryker disable next-line BlockStatement: next is still undefined when the URL does not parse.
-      } catch {
-        next = undefined;
-      }
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
       // The same origin only. That origin passed the checks before the first request (an http or
       // https URL, an allowed origin), and an origin includes its scheme: a redirect that keeps the
       // origin needs no other check, and one to any other scheme or origin is not followed.
