@@ -17,3 +17,10 @@ test('past 24 levels the check stops at level 24, wherever the node budget runs 
     assert.deepEqual(v.notes, [`[body checked to depth ${MAX_SCHEMA_DEPTH} only: its schema (${levels - 1 + 2100} sub-schemas, ${levels} levels) is larger than svc checks whole; the API checks the rest]`]);
   }
 });
+
+test('when the budget runs out at level 24 itself, the levels above it are checked', () => {
+  let schema: Record<string, unknown> = { type: 'object', properties: Object.fromEntries(Array.from({ length: 2100 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+  for (let i = 0; i < MAX_SCHEMA_DEPTH - 1; i++) schema = { type: 'object', properties: { n: schema } };
+  const v = validatorFor({}, link, specOf(schema), true, 'body');
+  assert.deepEqual(v.notes, [`[body checked to depth ${MAX_SCHEMA_DEPTH - 1} only: its schema (${MAX_SCHEMA_DEPTH + 2100} sub-schemas, ${MAX_SCHEMA_DEPTH + 1} levels) is larger than svc checks whole; the API checks the rest]`]);
+});

@@ -1,6 +1,7 @@
 // What counts as a redirect, and several query credentials at once, against a real server on
 // loopback: only a 3xx with a Location is followed (a 201 Created or a 4xx that names a Location
-// is the answer itself), and every API key svc.yaml puts in the query goes as its own pair.
+// is the answer itself); every API key svc.yaml puts in the query goes as its own pair; cookies
+// share one header.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,8 @@ before(async () => {
   await writeFile(
     file,
     `openapi: 3.0.3\ninfo: { title: t, version: '1' }\nservers: [{ url: '${server.origin}/api' }]\npaths:\n` +
-      `  /status/{code}:\n    get:\n      parameters: [{ name: code, in: path, required: true, schema: { type: integer } }]\n      responses: { '200': { description: ok } }\n`,
+      `  /status/{code}:\n    get:\n      parameters: [{ name: code, in: path, required: true, schema: { type: integer } }]\n      responses: { '200': { description: ok } }\n`+
+      `  /cookies:\n    get:\n      parameters: [{ name: a, in: cookie, schema: { type: string } }, { name: b, in: cookie, schema: { type: string } }]\n      responses: { '200': { description: ok } }\n`,
   );
   const config = await parseConfig(
     `specs:\n  - path: ${JSON.stringify(file)}\n    name: w\n    auth:\n` +
@@ -77,4 +79,10 @@ test('a 3xx with a Location is followed; any other status with one is the answer
 test('every API key for the query goes as its own pair, in the order svc.yaml lists them', async () => {
   await statusCall(200);
   assert.equal(server.requests.at(-1)!.url, `/api/status/200?k1=${K1}&k2=${K2}`);
+});
+
+test('cookies go in one Cookie header, separated by a semicolon and a space', async () => {
+  const endpoint = spec.endpoints.find((e) => e.path === '/cookies')!;
+  await invoker.invoke(endpoint, spec, { params: { a: '1', b: 'two' } }, {});
+  assert.equal(server.requests.at(-1)!.headers['cookie'], 'a=1; b=two');
 });
