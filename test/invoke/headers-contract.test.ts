@@ -129,6 +129,13 @@ describe("svc.yaml's headers", () => {
     assert.equal(broken.text, "Header 'X-Secret' contains a line break (CR or LF) or NUL; svc refuses it, since it could inject headers.");
     assert.equal(server.requests.length, before);
   });
+
+  test('a credential from auth with a line break is refused too', async () => {
+    const before = server.requests.length;
+    const r = await call(await invoker('    auth: { type: bearer, token: "${SVC_TEST_HC_BROKEN}" }\n'), 'GET', '/in');
+    assert.equal(r.text, "Header 'authorization' contains a line break (CR or LF) or NUL; svc refuses it, since it could inject headers.");
+    assert.equal(server.requests.length, before);
+  });
 });
 
 test('with nothing of svc.yaml to guard a call outside the base URL carries no note about credentials', async () => {
