@@ -37,3 +37,11 @@ test('identity and annotation keywords are dropped; other keywords are kept as t
   for (const k of DROP) assert.deepEqual(toJsonSchema({ type: 'string', [k]: 'x' }, { format: 'openapi-3.1' }), { type: 'string' }, k);
   assert.deepEqual(toJsonSchema({ type: 'string', minLength: 2, format: 'email', 'x-a': 1 }, { format: 'openapi-3.1' }), { type: 'string', minLength: 2, format: 'email' });
 });
+
+test('past the depth limit a sub-schema accepts anything, under every kind of keyword', () => {
+  const string = { type: 'string' };
+  assert.deepEqual(toJsonSchema({ items: { items: string } }, { format: 'openapi-3.1', maxDepth: 1 }), { items: { items: {} } });
+  assert.deepEqual(toJsonSchema({ allOf: [{ allOf: [string] }] }, { format: 'openapi-3.1', maxDepth: 1 }), { allOf: [{ allOf: [{}] }] });
+  assert.deepEqual(toJsonSchema({ properties: { a: { properties: { b: string } } } }, { format: 'openapi-3.1', maxDepth: 1 }), { properties: { a: { properties: { b: {} } } } });
+  assert.deepEqual(toJsonSchema({ items: { items: string } }, { format: 'openapi-3.1', maxDepth: 2 }), { items: { items: string } });
+});
