@@ -120,6 +120,7 @@ export interface CredentialBase extends BaseUrl {
  * @throws InvokeError when neither gives an absolute http(s) URL.
  */
 export function credentialBase(spec: ImportedSpec, config: SpecConfig, key = `specs[] (${config.name})`): CredentialBase {
+  // Stryker disable next-line BooleanLiteral: resolving a base URL does not read `unlisted`.
   const base = resolveSpecBaseUrl(spec, { spec: config, key, where: '', unlisted: false });
   return { ...base, source: config.baseUrl !== undefined ? 'svc.yaml' : 'spec' };
 }
@@ -127,6 +128,7 @@ export function credentialBase(spec: ImportedSpec, config: SpecConfig, key = `sp
 /** Same origin, and a path at or under the base's path (segment by segment: `/api` does not cover `/apiary`). */
 export function withinBase(url: URL, base: BaseUrl): boolean {
   if (url.origin !== base.origin) return false;
+  // Stryker disable next-line Regex: a base URL ends in no slash (computeBaseUrl strips them), so only a root `/` is left to cut.
   const basePath = new URL(base.href).pathname.replace(/\/+$/, '');
   return url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
 }

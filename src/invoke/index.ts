@@ -154,7 +154,7 @@ async function invoke(
   if (!credentialed && slots.length > 0) notes.push(`[svc sent no credentials: ${target.origin}${target.pathname} is outside ${scope.href}, the only base URL svc.yaml's credentials go to]`);
   if (needsConfirm) {
     const confirmation = describeWrite(
-      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, ...(encoded !== undefined ? { body: encoded } : {}), credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
+      { method: endpoint.method, url: target, headers: shownHeaders, cookies: params.cookies, body: encoded, credentials: credentialed ? credentialNames(endpoint, spec, settings, ownBound) : [] },
       settings.spec.name,
       `${endpoint.method} ${endpoint.path}${method !== endpoint.method ? `, overridden to ${method}` : ''}`,
       secrets,
@@ -193,13 +193,7 @@ async function invoke(
 
     if (res.status >= 300 && res.status < 400 && res.headers.has('location')) {
       const location = res.headers.get('location')!;
-      let next: URL | undefined;
-      try {
-        next = new URL(location, url);
-        // Stryker disable next-line BlockStatement: next is still undefined when the URL does not parse.
-      } catch {
-        next = undefined;
-      }
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
       // The same origin only. That origin passed the checks before the first request (an http or
       // https URL, an allowed origin), and an origin includes its scheme: a redirect that keeps the
       // origin needs no other check, and one to any other scheme or origin is not followed.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { specDefaults } from '../../src/config/index.ts';
-import { resolveBaseUrl } from '../../src/invoke/base-url.ts';
+import { credentialBase, resolveBaseUrl } from '../../src/invoke/base-url.ts';
 import { InvokeError } from '../../src/invoke/errors.ts';
 import type { SpecSettings } from '../../src/invoke/settings.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
@@ -62,4 +62,14 @@ test('an absolute URL that does not parse is refused as invalid, with its cause'
     assert.deepEqual({ code: caught.code, message: caught.message, hint: caught.hint }, { code: 'invoke-base-url', message: `Server URL '${url}' of spec 'p' is not a valid URL.`, hint: HINT });
     assert.ok(caught.cause instanceof TypeError, url);
   }
+});
+
+test("credentialBase's refusal names the spec's entry by name when no key is given", () => {
+  const config = { ...specDefaults(''), name: 'pets', collection: 'default' };
+  assert.deepEqual(refusal(() => credentialBase(specWith('/v1'), config)), {
+    code: 'invoke-base-url',
+    message: "Server URL '/v1' of spec 'p' is relative (the spec does not say which host serves it).",
+    hint: "set specs[] (pets).baseUrl in svc.yaml to the API's absolute URL, e.g. https://api.example.com/v1",
+  });
+  assert.equal(refusal(() => credentialBase(specWith('/v1'), config, 'specs[4]')).hint, "set specs[4].baseUrl in svc.yaml to the API's absolute URL, e.g. https://api.example.com/v1");
 });

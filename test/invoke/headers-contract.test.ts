@@ -26,6 +26,10 @@ before(async () => {
   process.env['SVC_TEST_HC_BROKEN'] = 'two\r\nlines';
   delete process.env['SVC_TEST_HC_UNSET'];
   server = await startServer();
+  server.route('/other/denied', (_req, res) => {
+    res.writeHead(401, { 'content-type': 'text/plain' });
+    res.end('who are you');
+  });
   dir = await mkdtemp(path.join(tmpdir(), 'svc-headers-'));
   const file = path.join(dir, 'spec.yaml');
   const ok = "responses: { '200': { description: ok } }";
@@ -33,7 +37,8 @@ before(async () => {
     file,
     `openapi: 3.0.3\ninfo: { title: t, version: '1' }\nservers: [{ url: '${server.origin}/api' }]\npaths:\n` +
       `  /in:\n    get: { ${ok} }\n    post: { ${ok} }\n` +
-      `  /out:\n    get:\n      servers: [{ url: '${server.origin}/other' }]\n      ${ok}\n`,
+      `  /out:\n    get:\n      servers: [{ url: '${server.origin}/other' }]\n      ${ok}\n` +
+      `  /denied:\n    get:\n      servers: [{ url: '${server.origin}/other' }]\n      ${ok}\n`,
   );
   const outcome = await importSpec(file, { name: 'h', collection: 'default' });
   assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.errors));
@@ -75,13 +80,28 @@ describe("svc.yaml's headers", () => {
     assert.ok(!r.text.includes(NOTE), r.text);
   });
 
-  test('outside the base URL the secret one stays home and the answer says why; the literal one goes', async () => {
+  test('outside the base URL the secret one stays home and the answer says why; the literal one goes, nothing else', async () => {
     const i = await invoker(configured);
+    const plain = await plainHeaderNames();
     const r = await call(i, 'GET', '/out');
-    const got = server.requests.at(-1)!.headers;
-    assert.equal(got['x-team'], 'core');
-    assert.equal(got['x-secret'], undefined);
-    assert.ok(r.text.includes(`${NOTE} ${server.origin}/other/out is outside ${server.origin}/api`), r.text);
+    const last = server.requests.at(-1)!;
+    assert.equal(last.url, '/other/out');
+    assert.equal(last.headers['x-team'], 'core');
+    assert.deepEqual(Object.keys(last.headers).filter((n) => !plain.has(n)), ['x-team']);
+    assert.ok(r.text.endsWith(`\n${NOTE} ${server.origin}/other/out is outside ${server.origin}/api, the only base URL svc.yaml's credentials go to]`), r.text);
+  });
+
+  test('a 401 outside the base URL is the answer as it came, with the notes, and is not retried', async () => {
+    const i = await invoker(configured);
+    const before = server.requests.length;
+    const r = await call(i, 'GET', '/denied');
+    assert.equal(server.requests.length, before + 1);
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      `HTTP 401 Unauthorized\ncontent-type: text/plain\n\nwho are you\n${NOTE} ${server.origin}/other/denied is outside ${server.origin}/api, the only base URL svc.yaml's credentials go to]\n` +
+        `${NOTE} GET /denied needs credentials; configure specs[0].auth in svc.yaml]`,
+    );
   });
 
   test("a write's confirmation shows the literal header and names the secret one without its value", async () => {
@@ -107,6 +127,13 @@ describe("svc.yaml's headers", () => {
     assert.equal(unset.text, "Environment variable SVC_TEST_HC_UNSET (named by specs[0].headers.X-Secret in svc.yaml) is not set, so svc cannot authenticate to 'h'.\nHint: set SVC_TEST_HC_UNSET in the environment svc runs in");
     const broken = await call(await invoker('    headers: { X-Secret: "${SVC_TEST_HC_BROKEN}" }\n'), 'GET', '/in');
     assert.equal(broken.text, "Header 'X-Secret' contains a line break (CR or LF) or NUL; svc refuses it, since it could inject headers.");
+    assert.equal(server.requests.length, before);
+  });
+
+  test('a credential from auth with a line break is refused too', async () => {
+    const before = server.requests.length;
+    const r = await call(await invoker('    auth: { type: bearer, token: "${SVC_TEST_HC_BROKEN}" }\n'), 'GET', '/in');
+    assert.equal(r.text, "Header 'authorization' contains a line break (CR or LF) or NUL; svc refuses it, since it could inject headers.");
     assert.equal(server.requests.length, before);
   });
 });
