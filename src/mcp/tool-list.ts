@@ -52,11 +52,18 @@ const cache = new WeakMap<readonly ToolDefinition[], Tool[]>();
  */
 declare const SVC_TOOL_LIST: string | undefined;
 
-/** The tool list of the built-in tools (`builtIn`: the very array the build described), or of `tools`. */
-export function listedTools(tools: readonly ToolDefinition[], builtIn: readonly ToolDefinition[]): Tool[] {
-  if (tools !== builtIn || typeof SVC_TOOL_LIST !== 'string') return describeTools(tools);
+/** The list the build made, in the bundle; undefined when running from the sources. */
+// Stryker disable next-line all: the sources never define SVC_TOOL_LIST, so only the bundle tells these apart (test/package checks it)
+const PREMADE: string | undefined = typeof SVC_TOOL_LIST === 'string' ? SVC_TOOL_LIST : undefined;
+
+/**
+ * The tool list of the built-in tools (`builtIn`: the very array the build described, whose list
+ * `premade` holds), or of `tools`.
+ */
+export function listedTools(tools: readonly ToolDefinition[], builtIn: readonly ToolDefinition[], premade: string | undefined = PREMADE): Tool[] {
+  if (tools !== builtIn || premade === undefined) return describeTools(tools);
   let listed = cache.get(tools);
-  if (!listed) cache.set(tools, (listed = JSON.parse(SVC_TOOL_LIST) as Tool[]));
+  if (!listed) cache.set(tools, (listed = JSON.parse(premade) as Tool[]));
   return listed;
 }
 

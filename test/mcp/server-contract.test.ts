@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_VERSION, createMcpServer, toCallToolResult, type CatalogChangeNotice, type McpHooks, type SessionContext } from '../../src/mcp/server.ts';
-import { describeTools } from '../../src/mcp/tool-list.ts';
+import { describeTools, listedTools } from '../../src/mcp/tool-list.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types.ts';
 
@@ -97,6 +97,19 @@ describe('tools/list', { timeout: HANG_MS }, () => {
     assert.deepEqual(props['m']!['propertyNames'], { type: 'string', minLength: 2 });
     assert.deepEqual(props['n'], { type: 'null', const: null });
     assert.equal(props['d']!['default'], null);
+  });
+
+  it('answers with the list the build made only for the very array it described, parsed once; any other array is described', () => {
+    const built = [tool('a'), tool('b')];
+    const premade = JSON.stringify([{ name: 'made at build time', inputSchema: { type: 'object' } }]);
+    const first = listedTools(built, built, premade);
+    assert.deepEqual(first.map((t) => t.name), ['made at build time']);
+    assert.equal(listedTools(built, built, premade), first, 'parsed once');
+    const other = [tool('c')];
+    assert.deepEqual(listedTools(other, built, premade).map((t) => t.name), ['c']);
+    const fromSources = [tool('d')];
+    assert.deepEqual(listedTools(fromSources, fromSources, undefined).map((t) => t.name), ['d']);
+    assert.deepEqual(listedTools(fromSources, fromSources).map((t) => t.name), ['d'], 'the sources define no pre-made list');
   });
 
   it('lists the same objects for the same tool array, fresh ones for another', { timeout: HANG_MS }, () => {
