@@ -52,9 +52,10 @@ for (const format of ['openapi', 'swagger'] as const) {
     if (process.env['SVC_TEST_VERBOSE']) console.log(`${format}: longest ${Math.round(longest)} ms of ${Math.round(total)} ms of CPU time`);
     assert.equal(outcome.spec.endpoints.length, 40_000);
     // Reading and parsing the file is one step (about a third of the CPU time here: 120-130 ms of
-    // 360-460 ms); the walk over the endpoints must not be another. A walk that never yields is one
-    // stretch with the parsing, all of the import.
-    assert.ok(longest < total / 2, `the event loop was held for ${Math.round(longest)} ms of CPU time of a ${Math.round(total)} ms import (${ticks} timer ticks)`);
+    // 360-460 ms, at times half of it with a collection inside); the walk over the endpoints must not
+    // be another. A walk that never yields is one stretch with the parsing, all of the import, so
+    // the bound sits well above the parse's share and well below the whole.
+    assert.ok(longest < total * 0.8, `the event loop was held for ${Math.round(longest)} ms of CPU time of a ${Math.round(total)} ms import (${ticks} timer ticks)`);
     // Outside the longest stretch the loop turns at least every 100 ms of CPU time (the walk yields
     // every 50 ms of the clock, which is at most 50 ms of CPU time);
     // a fast machine finishes in a few hundred ms, so the count is relative to the time.
