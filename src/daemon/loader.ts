@@ -161,13 +161,16 @@ export class SpecLoader {
   }
 
   /**
-   * Stops the worker, after the snapshots of specs served before theirs were written (so the next
-   * start finds them), waiting for those at most `SETTLE_MS`.
+   * Stops the worker, after the snapshots of specs served before theirs were written and the
+   * imports already under way have written theirs (so the next start finds them: a client that
+   * lists the tools and hangs up at once would otherwise leave no snapshot, and every start would
+   * import again), waiting for those at most `SETTLE_MS`.
    */
   async close(): Promise<void> {
     this.#closed = true;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+    const written = Promise.all([this.#pool.idle(), this.settled()]).then(() => this.settled());
+    await Promise.race([written, new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
     clearTimeout(timer);
     return this.#pool.close();
   }

@@ -10,6 +10,7 @@ import { indexImage } from '../../src/catalog/catalog.ts';
 import { FileDigests } from '../../src/daemon/digests.ts';
 import { fingerprintList } from '../../src/daemon/diff.ts';
 import { loadNote } from '../../src/daemon/load-notes.ts';
+import { ColdStart } from '../../src/daemon/cold-start.ts';
 import { SpecLoader } from '../../src/daemon/loader.ts';
 import { importSpec } from '../../src/import/index.ts';
 import { DocumentSchemaResolver } from '../../src/import/schemas.ts';
@@ -107,6 +108,25 @@ describe('the loader at start', () => {
     const first = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
     assert.ok((await first.load(file, OPTIONS, true)).ok);
     await first.close();
+    const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
+    loaders.push(again);
+    const next = await again.load(file, OPTIONS, true);
+    assert.ok(next.ok);
+    assert.equal(loadNote(next.spec), 'loaded from snapshot');
+  });
+
+  it('a daemon that stops while an import is under way lets it write its snapshot (a client that lists the tools and hangs up)', async (t) => {
+    const tmp = temp();
+    t.after(() => tmp.cleanup());
+    const cache = path.join(tmp.dir, 'cache');
+    const file = path.join(FIXTURES, 'swagger20-forms/swagger.yaml');
+    const coldStart = new ColdStart();
+    const first = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests(), coldStart });
+    const loading = first.load(file, OPTIONS, true);
+    // Stop as soon as the import is in the worker's hands, before its reply.
+    while (!coldStart.pool.running) await new Promise((resolve) => setImmediate(resolve));
+    await first.close();
+    await loading;
     const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
     loaders.push(again);
     const next = await again.load(file, OPTIONS, true);
