@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, type TestContext } from 'node:test';
 import { indexImage } from '../../src/catalog/catalog.ts';
 import { FileDigests } from '../../src/daemon/digests.ts';
 import { fingerprintList } from '../../src/daemon/diff.ts';
@@ -14,6 +14,7 @@ import { ColdStart } from '../../src/daemon/cold-start.ts';
 import { SpecLoader } from '../../src/daemon/loader.ts';
 import { importSpec } from '../../src/import/index.ts';
 import { DocumentSchemaResolver } from '../../src/import/schemas.ts';
+import type { ImportedSpec } from '../../src/model/index.ts';
 import { decodeCore, encodeCore, encodeLate, settleDetail, specFromCore, writeSnapshot } from '../../src/snapshot/index.ts';
 import { served, temp } from './support.ts';
 
@@ -78,12 +79,26 @@ describe('a spec served from its core before its detail comes', () => {
   });
 });
 
+/** The loader tests' set-up: a cache folder of the test's own, and the spec they load. */
+function loaderCase(t: TestContext): { cache: string; file: string } {
+  const tmp = temp();
+  t.after(() => tmp.cleanup());
+  return { cache: path.join(tmp.dir, 'cache'), file: path.join(FIXTURES, 'swagger20-forms/swagger.yaml') };
+}
+
+/** A new start over `cache` loads `file` from the snapshot an earlier one left; the spec it serves. */
+async function nextStartLoadsSnapshot(cache: string, file: string): Promise<ImportedSpec> {
+  const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
+  loaders.push(again);
+  const next = await again.load(file, OPTIONS, true);
+  assert.ok(next.ok);
+  assert.equal(loadNote(next.spec), 'loaded from snapshot');
+  return next.spec;
+}
+
 describe('the loader at start', () => {
   it('serves a spec before its snapshot is written, says so until it is, and the next start loads it', async (t) => {
-    const tmp = temp();
-    t.after(() => tmp.cleanup());
-    const cache = path.join(tmp.dir, 'cache');
-    const file = path.join(FIXTURES, 'swagger20-forms/swagger.yaml');
+    const { cache, file } = loaderCase(t);
     const first = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
     loaders.push(first);
     const outcome = await first.load(file, OPTIONS, true);
@@ -92,34 +107,20 @@ describe('the loader at start', () => {
     assert.match(loadNote(outcome.spec) ?? '', /^rebuilt: no snapshot yet; (saving snapshot|snapshot saved)$/);
     await first.settled();
     assert.equal(loadNote(outcome.spec), 'rebuilt: no snapshot yet; snapshot saved');
-    const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
-    loaders.push(again);
-    const next = await again.load(file, OPTIONS, true);
-    assert.ok(next.ok);
-    assert.equal(loadNote(next.spec), 'loaded from snapshot');
-    assert.deepEqual(served(next.spec), served(outcome.spec));
+    const next = await nextStartLoadsSnapshot(cache, file);
+    assert.deepEqual(served(next), served(outcome.spec));
   });
 
   it('a daemon that stops right after serving still leaves the snapshot for the next start', async (t) => {
-    const tmp = temp();
-    t.after(() => tmp.cleanup());
-    const cache = path.join(tmp.dir, 'cache');
-    const file = path.join(FIXTURES, 'swagger20-forms/swagger.yaml');
+    const { cache, file } = loaderCase(t);
     const first = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
     assert.ok((await first.load(file, OPTIONS, true)).ok);
     await first.close();
-    const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
-    loaders.push(again);
-    const next = await again.load(file, OPTIONS, true);
-    assert.ok(next.ok);
-    assert.equal(loadNote(next.spec), 'loaded from snapshot');
+    await nextStartLoadsSnapshot(cache, file);
   });
 
   it('a daemon that stops while an import is under way lets it write its snapshot (a client that lists the tools and hangs up)', async (t) => {
-    const tmp = temp();
-    t.after(() => tmp.cleanup());
-    const cache = path.join(tmp.dir, 'cache');
-    const file = path.join(FIXTURES, 'swagger20-forms/swagger.yaml');
+    const { cache, file } = loaderCase(t);
     const coldStart = new ColdStart();
     const first = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests(), coldStart });
     const loading = first.load(file, OPTIONS, true);
@@ -127,10 +128,6 @@ describe('the loader at start', () => {
     while (!coldStart.pool.running) await new Promise((resolve) => setImmediate(resolve));
     await first.close();
     await loading;
-    const again = new SpecLoader({ dir: cache, svcVersion: '1', digests: new FileDigests() });
-    loaders.push(again);
-    const next = await again.load(file, OPTIONS, true);
-    assert.ok(next.ok);
-    assert.equal(loadNote(next.spec), 'loaded from snapshot');
+    await nextStartLoadsSnapshot(cache, file);
   });
 });
