@@ -4,7 +4,7 @@
 // read, `$XDG_STATE_HOME/svc/http-token` (else `~/.local/state/svc/http-token`). The token is never
 // logged; the file's path is. `serve.auth: none` turns the requirement off (loopback only).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { SvcError } from '../model/errors.ts';
@@ -77,9 +77,18 @@ export function ensureTokenFile(dir: string = stateDir()): { token: string; file
   // Stryker disable next-line ConditionalExpression: without this shortcut the exclusive create below fails with EEXIST and reads the same file
   if (existing !== undefined) return { token: existing, file };
   const token = randomBytes(32).toString('base64url');
-  let fd: number;
+  // Written whole under a name of this process's own, then linked into place: the token file is
+  // complete whenever it exists. Created in place and written after, a daemon started at the same
+  // moment read it empty ("holds no usable token") and stopped.
+  const draft = join(dir, `${TOKEN_FILE_NAME}.${process.pid}.${randomBytes(6).toString('hex')}`);
+  const fd = openSync(draft, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    writeSync(fd, `${token}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(draft, file);
   } catch (error) {
     // Another daemon created it meanwhile: use that one.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -87,11 +96,8 @@ export function ensureTokenFile(dir: string = stateDir()): { token: string; file
       if (raced !== undefined) return { token: raced, file };
     }
     throw error;
-  }
-  try {
-    writeSync(fd, `${token}\n`);
   } finally {
-    closeSync(fd);
+    unlinkSync(draft);
   }
   return { token, file };
 }
