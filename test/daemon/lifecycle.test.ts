@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
-import { openapi, project, startDaemon, svc, svcJson, until } from './support.ts';
+import { type Daemon, openapi, project, startDaemon, svc, svcJson, until } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets' : false;
 
@@ -84,7 +84,15 @@ test('SIGINT also shuts down cleanly', { skip }, async () => {
 
 test('two daemons on one config: status and update reach both; a killed one leaves a stale socket that is cleaned up', { skip }, async () => {
   const p = fixture();
-  const [a, b] = await Promise.all([startDaemon(p), startDaemon(p)]);
+  // Both start at once; one that fails must not leave the other running (its pipes would hold this file open).
+  const started = await Promise.allSettled([startDaemon(p), startDaemon(p)]);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+    p.cleanup();
+    throw failed.reason;
+  }
+  const [a, b] = started.map((s) => (s as PromiseFulfilledResult<Daemon>).value) as [Daemon, Daemon];
   try {
     assert.equal(dirname(a.socket), dirname(b.socket), 'same per-config folder');
     assert.notEqual(a.socket, b.socket);
