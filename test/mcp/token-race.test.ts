@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { ensureTokenFile } from '../../src/mcp/token.ts';
 
 const TOKEN_MODULE = new URL('../../src/mcp/token.ts', import.meta.url).href;
 const dirs: string[] = [];
@@ -44,4 +45,14 @@ it('daemons that create the token file at once all get the same complete token, 
     assert.equal(new Set(got).size, 1, `round ${round}: one token for all`);
     assert.deepEqual(readdirSync(join(dir, 'state')), ['http-token']);
   }
+});
+
+it('a token file made on this thread leaves only itself in the folder, and a second call reads it back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-token-one-'));
+  dirs.push(dir);
+  const state = join(dir, 'state');
+  const first = ensureTokenFile(state);
+  assert.deepEqual(readdirSync(state), ['http-token']);
+  assert.deepEqual(ensureTokenFile(state), first);
+  assert.deepEqual(readdirSync(state), ['http-token']);
 });
