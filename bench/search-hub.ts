@@ -28,8 +28,49 @@ export interface HubResult {
   readonly dev?: Figures;
   /** The development queries' results at hub scale, for `--misses` (test results are never kept). */
   readonly devResults?: readonly QueryResult[];
+  /** Why the development queries missed at hub scale (counts; test results are never classified). */
+  readonly devCauses?: MissCauses;
   /** The same queries again with a vocabulary (`--vocabulary`), on the same catalogue. */
   readonly withVocabulary?: { readonly test?: Figures; readonly dev?: Figures };
+}
+
+/**
+ * Why development queries miss at hub scale: counts of misses by what went wrong first, so that a
+ * change can aim at the largest share (which API versus which endpoint).
+ */
+export interface MissCauses {
+  readonly misses: number;
+  /** The right API's endpoint is first, not the answer: which sibling. */
+  readonly sibling: number;
+  /** Another API of the same vendor is first (its spec name begins with the same word). */
+  readonly vendor: number;
+  /** Another API is first; searched within its own API the query finds its answer first: choosing the API is the whole miss. */
+  readonly apiChoice: number;
+  /** Another API is first, and within its own API the query misses too (or nothing was found). */
+  readonly apiAndSibling: number;
+}
+
+const firstWord = (name: string) => name.toLowerCase().split(/[^a-z0-9]+/)[0] ?? '';
+
+/** Classifies the misses among `results` (development queries only), searching each missed query within its own API once. */
+export function missCauses(results: readonly QueryResult[], catalog: Catalog): MissCauses {
+  let sibling = 0;
+  let vendor = 0;
+  let apiChoice = 0;
+  let apiAndSibling = 0;
+  const missed = results.filter((r) => r.rank !== 1);
+  for (const r of missed) {
+    const top = r.top[0];
+    const topSpec = top === undefined ? undefined : top.slice(0, top.indexOf(':'));
+    if (topSpec === r.query.spec) sibling++;
+    else if (topSpec !== undefined && firstWord(topSpec) === firstWord(r.query.spec)) vendor++;
+    else {
+      const within = catalog.search(r.query.query, { spec: r.query.spec }, 1)[0]?.endpoint.id;
+      if (within !== undefined && r.query.accept.includes(within)) apiChoice++;
+      else apiAndSibling++;
+    }
+  }
+  return { misses: missed.length, sibling, vendor, apiChoice, apiAndSibling };
 }
 
 /** Install the pinned package into the cache folder when absent; returns its `api` folder. */
@@ -98,6 +139,7 @@ export async function runHub(
   const devResults = run('dev');
   const test = testResults.length > 0 ? figures(testResults) : undefined;
   const dev = devResults.length > 0 ? figures(devResults) : undefined;
+  const devCauses = devResults.length > 0 ? missCauses(devResults, catalog) : undefined;
   let withVocabulary: HubResult['withVocabulary'];
   if (vocabulary) {
     catalog.useVocabulary(vocabulary);
@@ -116,6 +158,7 @@ export async function runHub(
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
     ...(dev ? { dev, devResults: devResults.map((r) => withoutReserved(r, reserved)) } : {}),
+    ...(devCauses ? { devCauses } : {}),
     ...(withVocabulary ? { withVocabulary } : {}),
   };
 }
@@ -137,6 +180,14 @@ export function hubLines(r: HubResult): string[] {
       `heap ${r.heapMB.toFixed(0)} MB (limit ${r.maxHeapMB.toFixed(0)} MB)`,
     fig('test whole', r.test),
     fig('dev whole', r.dev),
+    ...(r.devCauses ? [causeLine(r.devCauses)] : []),
     ...(r.withVocabulary ? [fig('test whole, with the vocabulary', r.withVocabulary.test), fig('dev whole, with the vocabulary', r.withVocabulary.dev)] : []),
   ];
+}
+
+function causeLine(c: MissCauses): string {
+  return (
+    `dev misses ${c.misses}: right API, wrong endpoint ${c.sibling}; another API of the same vendor first ${c.vendor}; ` +
+    `another API first, answer first within its own API ${c.apiChoice}; another API first and a miss within its own API too ${c.apiAndSibling}`
+  );
 }
