@@ -6,8 +6,9 @@
 //   JSON string, parsed on first need). Everything a spec needs to be served, and nothing that
 //   only a snapshot file or `svc update` needs: the worker hands it over first (`encodeCore`);
 // - prints: the endpoints' change fingerprints, for `svc update`'s report;
-// - detail: the parsed documents as JSON text, one part per file with its length and sha256,
-//   read only when inspect or invoke follows a schema (see `detail.ts`).
+// - detail: the parsed documents as JSON text cut into segments (segments.ts), one part per file
+//   with its length and the sha256 of its segment table, read only when inspect or invoke follows
+//   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
 import { createHash } from 'node:crypto';
@@ -15,9 +16,10 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import { type Endpoint, type ImportedSpec, type SchemaLink, endpointId } from '../model/index.ts';
 import { collectPlaces, linkNodesByFile, mapLinks } from './link-places.ts';
 import { PostingBytes } from './postings.ts';
+import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 8;
+export const CODEC_VERSION = 9;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -112,8 +114,9 @@ export function encodeSpec(
  * depth): the spec is then served without a snapshot, its schemas read from the source files.
  */
 export function encodeLate(spec: ImportedSpec, documents: (file: string) => unknown, prints: readonly string[]): Late {
-  const texts = spec.files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
-  return { prints: Buffer.from(JSON.stringify(prints)), detail: Buffer.concat(texts), parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })) };
+  const texts = spec.files.map((f) => encodeSegmented(documents(f) ?? null));
+  // A part's checksum covers its table; each segment has its own, checked when it is parsed.
+  return { prints: Buffer.from(JSON.stringify(prints)), detail: Buffer.concat(texts), parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(segmentTableBytes(t)!) })) };
 }
 
 /**

@@ -1,7 +1,8 @@
 // A spec rebuilt from its core (codec.ts), with schemas read lazily. The daemon holds endpoints
 // and the index; the documents a schema link points into are read from the snapshot file (or a
-// buffer when no snapshot could be written) when inspect or invoke first follows a link, and only
-// a few specs' documents are kept parsed at a time.
+// buffer when no snapshot could be written) when inspect or invoke first follows a link, each a
+// segment at a time (segments.ts: one schema never parses a whole document), and only a few
+// specs' documents are kept at a time.
 // A detail part whose bytes do not match the digest its snapshot recorded is not used: the source
 // file is read instead, if it still holds the bytes the spec was imported from. Otherwise the link
 // says what is missing rather than serve something else. A spec fresh from the import worker is
@@ -12,11 +13,12 @@ import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import type { ResolvedSchema, SchemaResolver } from '../model/spec.ts';
 import { DocumentSet } from '../import/documents.ts';
-import { lookupPointer } from '../import/pointer.ts';
+import { joinPointer, lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
 import { type CoreData, type DetailPart, type LinkRow, sha256 } from './codec.ts';
 import { readAt, tryOpen } from './file-region.ts';
+import { type PartReader, decodeSegmented, segmentTableBytes } from './segments.ts';
 
 /**
  * Where a spec's detail bytes are, with each file's part: a snapshot file (whose core starts at
@@ -128,21 +130,20 @@ class SpecDetail {
     const docs = new Map<string, unknown>();
     const source = this.#source;
     let offset = source && 'file' in source ? source.detailOffset : 0;
-    const fd = source && 'file' in source ? tryOpen(source.file) : undefined;
-    try {
-      this.#files.forEach((file, i) => {
-        const part = source?.parts[i];
-        let bytes: Buffer | undefined;
-        if (source && part) {
-          bytes = 'bytes' in source ? source.bytes.subarray(offset, offset + part.bytes) : readAt(fd, offset, part.bytes);
-          offset += part.bytes;
-        }
-        const doc = bytes && part && sha256(bytes) === part.sha256 ? JSON.parse(bytes.toString('utf8')) : fromSource(file, this.#digests[i]);
-        if (doc !== undefined) docs.set(file, doc);
-      });
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    this.#files.forEach((file, i) => {
+      const part = source?.parts[i];
+      let doc: unknown;
+      if (source && part) {
+        const from = offset;
+        const read: PartReader =
+          'bytes' in source
+            ? (at, length) => (at + length <= part.bytes ? source.bytes.subarray(from + at, from + at + length) : undefined)
+            : (at, length) => (at + length <= part.bytes ? this.#readFile(source.file, from + at, length) : undefined);
+        doc = segmented(read, part, file, this.#digests[i]);
+        offset += part.bytes;
+      } else doc = fromSource(file, this.#digests[i]);
+      if (doc !== undefined) docs.set(file, doc);
+    });
     this.#docs = docs;
     this.#resolver = new DocumentSchemaResolver(docs.size > 0 ? DocumentSet.fromDocs(docs) : DocumentSet.fromDocs(new Map([[this.#files[0] ?? '', {}]])));
     parsed.unshift(this);
@@ -151,12 +152,58 @@ class SpecDetail {
     return docs;
   }
 
+  /**
+   * Reads the snapshot file through one descriptor, open while the documents are kept (a schema
+   * reads tens of segments): a file replaced since reads as the one opened, whose segments'
+   * checksums still hold.
+   */
+  #readFile(file: string, offset: number, length: number): Buffer | undefined {
+    this.#fd ??= tryOpen(file);
+    try {
+      return readAt(this.#fd, offset, length);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #fd: number | undefined;
+
   #drop(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
     this.#docs = undefined;
     this.#resolver = undefined;
     // A link table on disk is read again when next needed.
     if (!('bytes' in this.#links)) this.#rows = undefined;
   }
+}
+
+/**
+ * A file's document from its detail part, each segment parsed when first reached (see
+ * segments.ts). A part whose table does not match its checksum is not used, nor is a segment
+ * that does not match its own: the source file stands in for it, if it still holds the bytes the
+ * spec was built from, else the place says what is missing.
+ */
+function segmented(read: PartReader, part: DetailPart, file: string, digest: string | undefined): unknown {
+  const table = segmentTableBytes(read);
+  const whole = table && sha256(table) === part.sha256 ? decodeSegmented(table, part.bytes, read, damagedPlace(file, digest)) : undefined;
+  return whole === undefined ? fromSource(file, digest) : whole;
+}
+
+/** What stands at a place whose segment is damaged: the source file's node there (the file parsed once), or a note. */
+function damagedPlace(file: string, digest: string | undefined): (tokens: readonly (string | number)[]) => unknown {
+  let source: { doc: unknown } | undefined;
+  return (tokens) => {
+    source ??= { doc: fromSource(file, digest) };
+    let node = source.doc;
+    for (const t of tokens) {
+      if (node === null || typeof node !== 'object' || !Object.hasOwn(node, t)) {
+        return { $unresolved: joinPointer('', ...tokens), reason: 'the snapshot is damaged and the file changed since; run svc update' };
+      }
+      node = (node as Record<string | number, unknown>)[t];
+    }
+    return node;
+  };
 }
 
 /** The source file parsed again, if it still holds the bytes the spec was built from. */
