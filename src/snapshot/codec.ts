@@ -19,7 +19,7 @@ import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 9;
+export const CODEC_VERSION = 10;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -81,14 +81,14 @@ interface Head {
   readonly meta: SpecMeta;
   readonly endpointCount: number;
   readonly digests: readonly string[];
+  /** Parts of shared values (see `shared`), endpoint chunks and posting chunks. */
+  readonly sharedChunks: number;
   readonly endpointChunks: number;
   readonly postingChunks: number;
   /** Byte length of each deflated block of the endpoints' cold fields (see stored.ts). */
   readonly coldBlocks: readonly number[];
   /** Strings endpoints repeat (parameter names and descriptions, tags, statuses...), by number. */
   readonly strings: readonly string[];
-  /** Values endpoints share (servers, security), by number. */
-  readonly shared: readonly unknown[];
   /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
   readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
     readonly summaries: readonly (readonly (number | string)[] | null)[];
@@ -165,6 +165,9 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   const { index: postings, documentIds, fieldLength, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
+  // Values endpoints share (parameters, responses, servers...), by number: parts of their own,
+  // parsed a part at a time (a spec of 20,000 endpoints shares megabytes of them).
+  const sharedChunks = textChunks(table.shared);
   const postingChunks = chunks(postings);
   const cold = deflateCold(endpoints);
   const head: Head = {
@@ -172,16 +175,16 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
     meta,
     endpointCount: endpoints.length,
     digests,
+    sharedChunks: sharedChunks.length,
     endpointChunks: endpointChunks.length,
     postingChunks: postingChunks.length,
     coldBlocks: cold.blocks,
     strings: table.strings,
-    shared: table.shared.map((text) => JSON.parse(text) as unknown),
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
-  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
+  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...sharedChunks, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -191,11 +194,15 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
 
 /** Items as JSON arrays of about `CHUNK_BYTES` each. */
 function chunks(items: readonly unknown[]): Buffer[] {
+  return textChunks(items.map((item) => JSON.stringify(item)));
+}
+
+/** Items already written as JSON, as JSON arrays of about `CHUNK_BYTES` each. */
+function textChunks(texts: readonly string[]): Buffer[] {
   const out: Buffer[] = [];
   let open: string[] = [];
   let size = 0;
-  for (const item of items) {
-    const text = JSON.stringify(item);
+  for (const text of texts) {
     open.push(text);
     size += text.length;
     if (size >= CHUNK_BYTES) {
@@ -362,16 +369,26 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 4 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.digests) || head.digests.length !== head.meta.files?.length) {
+  const sharedChunks = head.sharedChunks ?? -1;
+  if (![sharedChunks, head.endpointChunks, head.postingChunks].every((n) => Number.isInteger(n) && n! >= 0)) throw new Error('spec image parts do not agree');
+  if (count !== 4 + sharedChunks + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.digests) || head.digests.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
   const links = slice(1);
   // The cold fields stay deflated: a copy, so the core's buffer can go.
   const cold = new ColdTexts(Buffer.from(slice(2)), head.coldBlocks ?? [], head.endpointCount);
+  const shared: unknown[] = [];
+  for (let i = 3; i < 3 + sharedChunks; i++) {
+    await pause();
+    const items = part(i);
+    if (!Array.isArray(items)) throw new Error('spec image part is not a list');
+    for (const item of items) shared.push(item);
+  }
   const endpoints: Endpoint[] = [];
-  const expander = new Expander(head.strings ?? [], head.shared ?? [], head.meta, cold);
-  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
+  const expander = new Expander(head.strings ?? [], shared, head.meta, cold);
+  const firstEndpoints = 3 + sharedChunks;
+  for (let i = firstEndpoints; i < firstEndpoints + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
@@ -380,7 +397,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   // The postings stay as bytes until the first search that needs them: one copy of them all.
   const lengths: number[] = [];
   const from = at;
-  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  for (let i = firstEndpoints + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
   // A buffer of their own (not a slice of Node's shared pool): dropped when kept in the file, they free their memory.
   const postingsCopy = Buffer.allocUnsafeSlow(at - from);
   buf.copy(postingsCopy, 0, from, at);
