@@ -417,20 +417,37 @@ type MiniData = Exclude<IndexImage['mini'], () => unknown>;
  * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
  * context, so one made there would keep the whole core's buffer alive until that first search.
  */
-function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): () => MiniData {
-  return () => {
+function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): (() => MiniData) & { inSteps(pause: () => Promise<void>): Promise<MiniData> } {
+  const read = (pause?: () => Promise<void>): MiniData | Promise<MiniData> => {
     const bytes = postings.read();
     if (!bytes) return postings.rebuild();
     const [first, ...rest] = lengths;
     const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
     const index: MiniData['index'] = [];
-    let offset = first!;
-    for (const length of rest) {
-      for (const item of JSON.parse(bytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
-      offset += length;
+    const whole = () => ({ ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index }) as MiniData;
+    const chunk = (from: number, length: number) => {
+      for (const item of JSON.parse(bytes.toString('utf8', from, from + length)) as MiniData['index']) index.push(item);
+    };
+    if (!pause) {
+      let offset = first!;
+      for (const length of rest) {
+        chunk(offset, length);
+        offset += length;
+      }
+      return whole();
     }
-    return { ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index } as MiniData;
+    return (async () => {
+      let offset = first!;
+      for (const length of rest) {
+        await pause();
+        chunk(offset, length);
+        offset += length;
+      }
+      return whole();
+    })();
   };
+  // A chunk at a time, pausing between them, when the daemon loads the index ahead of a search.
+  return Object.assign(() => read() as MiniData, { inSteps: (pause: () => Promise<void>) => Promise.resolve(read(pause)) });
 }
 
 /**
