@@ -259,6 +259,27 @@ class LazySchemas implements SchemaResolver {
  * object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource | undefined): ImportedSpec {
+  const steps = specSteps(core, source);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `specFromCore`, awaiting `pause` every few thousand endpoints (the daemon answers others meanwhile). */
+export async function specFromCoreInSteps(core: CoreData, source: DetailSource | undefined, pause: () => Promise<void>): Promise<ImportedSpec> {
+  const steps = specSteps(core, source);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+/** Endpoints linked per step of `specSteps`. */
+const LINK_STEP = 2000;
+
+function* specSteps(core: CoreData, source: DetailSource | undefined): Generator<void, ImportedSpec> {
   const detail = new SpecDetail(core, source);
   // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
   // holds one swaps its link, the next ones find it done. One link object per row.
@@ -272,7 +293,9 @@ export function specFromCore(core: CoreData, source: DetailSource | undefined): 
   };
   const meta = core.meta;
   const endpoints = core.endpoints as Endpoint[];
+  let n = 0;
   for (const e of endpoints) {
+    if (++n % LINK_STEP === 0) yield;
     for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
     for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
     for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
