@@ -8,6 +8,7 @@
 // says what is missing rather than serve something else. A spec fresh from the import worker is
 // served before its detail is made (`settleDetail` gives it when it comes); a schema followed in
 // between is read from the source files the same way.
+import { createHash } from 'node:crypto';
 import { closeSync, readFileSync } from 'node:fs';
 import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
@@ -52,13 +53,14 @@ class SpecDetail {
   #docs: Map<string, unknown> | undefined;
   #resolver: DocumentSchemaResolver | undefined;
 
-  constructor(core: CoreData, source: DetailSource | undefined) {
+  /** `linksSha256`: the link table's, when served from a snapshot file (see `specSteps`). */
+  constructor(core: CoreData, source: DetailSource | undefined, linksSha256?: string) {
     this.#digests = core.digests;
     // Served from a snapshot file, the link table stays there (inside the core) and is read when
     // a schema is first followed; otherwise a copy stays in memory.
     this.#links =
       source && 'file' in source
-        ? { file: source.file, offset: source.coreOffset + core.linksOffset, length: core.links.length, sha256: sha256(core.links) }
+        ? { file: source.file, offset: source.coreOffset + core.linksOffset, length: core.links.length, sha256: linksSha256 ?? sha256(core.links) }
         : { bytes: Buffer.from(core.links) };
     this.#linksOffset = core.linksOffset;
     this.#files = core.meta.files;
@@ -276,11 +278,27 @@ export async function specFromCoreInSteps(core: CoreData, source: DetailSource |
   }
 }
 
+/** sha256 hex of `bytes`, yielding every megabyte. */
+function* sha256Steps(bytes: Uint8Array): Generator<void, string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += 1024 * 1024) {
+    if (at > 0) yield;
+    hash.update(bytes.subarray(at, at + 1024 * 1024));
+  }
+  return hash.digest('hex');
+}
+
 /** Endpoints linked per step of `specSteps`. */
 const LINK_STEP = 2000;
 
 function* specSteps(core: CoreData, source: DetailSource | undefined): Generator<void, ImportedSpec> {
-  const detail = new SpecDetail(core, source);
+  // Served from a snapshot file, the link table and the postings are read from there again when
+  // first needed, checked against their sha256 now: hashed a megabyte per step (a large spec's are megabytes).
+  const inFile = source !== undefined && 'file' in source;
+  const linksSha = inFile ? yield* sha256Steps(core.links) : undefined;
+  const postingsBytes = inFile ? core.postings.read() : undefined;
+  const postingsSha = postingsBytes ? yield* sha256Steps(postingsBytes) : undefined;
+  const detail = new SpecDetail(core, source, linksSha);
   // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
   // holds one swaps its link, the next ones find it done. One link object per row.
   const lazy = new Map<number, LazyLink>();
@@ -302,7 +320,7 @@ function* specSteps(core: CoreData, source: DetailSource | undefined): Generator
   }
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
-  if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec));
+  if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec), postingsSha);
   else if (!source) PENDING.set(spec, { detail, postings: core.postings, postingsOffset: core.postingsOffset });
   return spec;
 }
