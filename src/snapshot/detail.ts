@@ -8,7 +8,6 @@
 // says what is missing rather than serve something else. A spec fresh from the import worker is
 // served before its detail is made (`settleDetail` gives it when it comes); a schema followed in
 // between is read from the source files the same way.
-import { createHash } from 'node:crypto';
 import { closeSync, readFileSync } from 'node:fs';
 import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
@@ -17,7 +16,7 @@ import { DocumentSet } from '../import/documents.ts';
 import { joinPointer, lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
-import { type CoreData, type DetailPart, type LinkRow, sha256 } from './codec.ts';
+import { type CoreData, type DetailPart, type LinkRow, sha256, sha256Steps } from './codec.ts';
 import { readAt, tryOpen } from './file-region.ts';
 import { type PartReader, decodeSegmented, segmentTableBytes } from './segments.ts';
 
@@ -276,16 +275,6 @@ export async function specFromCoreInSteps(core: CoreData, source: DetailSource |
     if (r.done) return r.value;
     await pause();
   }
-}
-
-/** sha256 hex of `bytes`, yielding every megabyte. */
-function* sha256Steps(bytes: Uint8Array): Generator<void, string> {
-  const hash = createHash('sha256');
-  for (let at = 0; at < bytes.length; at += 1024 * 1024) {
-    if (at > 0) yield;
-    hash.update(bytes.subarray(at, at + 1024 * 1024));
-  }
-  return hash.digest('hex');
 }
 
 /** Endpoints linked per step of `specSteps`. */

@@ -10,12 +10,12 @@
 // detail's parts (length and sha256 of each file's), so a truncated or edited file is refused
 // before it is deserialized. Written to a temp file and renamed: a reader sees the old file or
 // the new one.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { CODEC_VERSION, type DetailPart, type Late, sha256 } from './codec.ts';
+import { CODEC_VERSION, type DetailPart, type Late, sha256, sha256Steps } from './codec.ts';
 
 const MAGIC = Buffer.from('SVCSNAP1');
 /** A header larger than this is not ours (it holds about 100 bytes per file a spec read: a spec of thousands of files has a header of a few hundred KB). */
@@ -120,20 +120,17 @@ export async function readSnapshot(dir: string, key: string): Promise<ReadResult
   }
 }
 
-/** Bytes hashed per step of `sha256InSteps` (about a millisecond of work). */
-const HASH_STEP = 1024 * 1024;
-
 /**
  * `sha256(bytes)`, a megabyte at a time with the thread let go in between: the core of a spec of
  * 20,000 endpoints is over 20 MB, 50-100 ms of hashing in one piece.
  */
 async function sha256InSteps(bytes: Buffer): Promise<string> {
-  const hash = createHash('sha256');
-  for (let at = 0; at < bytes.length; at += HASH_STEP) {
-    if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    hash.update(bytes.subarray(at, at + HASH_STEP));
+  const steps = sha256Steps(bytes);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return hash.digest('hex');
 }
 
 /** Each part a length and a sha256, the lengths adding up to the detail's. */
