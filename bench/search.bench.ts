@@ -6,6 +6,7 @@
 //   SVC_BENCH_HUB=1 npm run bench -- search    (adds the hub-scale figures: minutes, about 1.5 GB of heap)
 import { existsSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
@@ -20,6 +21,12 @@ const LATENCY_ROUNDS = 3;
 
 const fmt = (n: number) => n.toFixed(2);
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+/** This thread's CPU time in ms (the process's, on a Node without `threadCpuUsage`). */
+function threadCpuMs(): number {
+  const usage = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -106,31 +113,59 @@ export async function run(): Promise<string> {
   const bigBuildMs = performance.now() - bigStarted;
   globalThis.gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
-  const timings = (filtered: boolean): number[] => {
-    for (const q of queries.slice(0, 20)) bigCatalog.search(q.query, filtered ? { spec: q.spec } : {}, 10); // warm-up
-    const out: number[] = [];
-    for (let round = 0; round < LATENCY_ROUNDS; round++) {
-      for (const q of queries) {
-        const t = performance.now();
+  // Latency of a search as the agent sees it once the catalogue is in use: each spec's MiniSearch
+  // is loaded on the first search that reaches it (a one-off of a few ms per spec), so the first
+  // pass over the queries is reported on its own, and the percentiles come from the passes after it.
+  const run = (filtered: boolean, rounds: number, sink: { qi: number; t0: number; t1: number }[]): void => {
+    for (let round = 0; round < rounds; round++) {
+      queries.forEach((q, qi) => {
+        const t0 = performance.now();
         bigCatalog.search(q.query, filtered ? { spec: q.spec } : {}, 10);
-        out.push(performance.now() - t);
-      }
+        sink.push({ qi, t0, t1: performance.now() });
+      });
     }
-    return out.sort((a, b) => a - b);
+  };
+  const sorted = (xs: readonly { t0: number; t1: number }[]) => xs.map((x) => x.t1 - x.t0).sort((a, b) => a - b);
+  /** Per query, its fastest time over the passes: what is left when the machine's other work and the GC are taken out. */
+  const bestOf = (xs: readonly { qi: number; t0: number; t1: number }[]) => {
+    const best = new Map<number, number>();
+    for (const x of xs) best.set(x.qi, Math.min(best.get(x.qi) ?? Infinity, x.t1 - x.t0));
+    return [...best.values()].sort((a, b) => a - b);
+  };
+  const timings = (filtered: boolean): { first: number[]; steady: { qi: number; t0: number; t1: number }[] } => {
+    for (const q of queries.slice(0, 20)) bigCatalog.search(q.query, filtered ? { spec: q.spec } : {}, 10); // warm-up
+    const first: { qi: number; t0: number; t1: number }[] = [];
+    run(filtered, 1, first);
+    const steady: { qi: number; t0: number; t1: number }[] = [];
+    run(filtered, LATENCY_ROUNDS, steady);
+    return { first: sorted(first), steady };
   };
   // The same queries within their spec while 100k endpoints are indexed: the shortcuts taken for
   // common words at scale must not cost answers.
   const atScale = evaluate(queries, (q) => bigCatalog.search(q.query, { spec: q.spec }, 10).map((h) => h.endpoint.id)).scores;
   // The same queries over the whole catalogue (no spec named): the answer must win across specs.
   const wholeSmall = evaluate(queries, (q) => catalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
-  const wholeBig = evaluate(queries, (q) => bigCatalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
-  // CPU time of the process over the whole-catalogue loop: less sensitive than wall time to other
+  // GC pauses while the whole-catalogue passes run, to tell them from the searches' own time.
+  const gcs: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  // CPU time of this thread over the whole-catalogue passes: less sensitive than wall time to other
   // processes sharing the machine (the load average is printed beside it).
-  const cpuBefore = process.cpuUsage();
-  const whole = timings(false);
-  const cpu = process.cpuUsage(cpuBefore);
-  const cpuPerSearch = (cpu.user + cpu.system) / 1000 / whole.length;
-  const inSpec = timings(true);
+  const cpuBefore = threadCpuMs();
+  const wholeRun = timings(false);
+  const cpuPerSearch = (threadCpuMs() - cpuBefore) / (wholeRun.steady.length + wholeRun.first.length);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  const wholeBig = evaluate(queries, (q) => bigCatalog.search(q.query, {}, 10).map((h) => h.endpoint.id)).scores;
+  const whole = sorted(wholeRun.steady);
+  const wholeBest = bestOf(wholeRun.steady);
+  const slowest = [...wholeRun.steady].sort((a, b) => b.t1 - b.t0 - (a.t1 - a.t0)).slice(0, Math.max(1, Math.ceil(wholeRun.steady.length / 100)));
+  const slowWithGc = slowest.filter((x) => gcs.some((g) => g.start < x.t1 && g.end > x.t0)).length;
+  const steadyGcs = gcs.filter((g) => wholeRun.steady.length > 0 && g.start >= wholeRun.steady[0]!.t0 && g.start <= wholeRun.steady.at(-1)!.t1);
+  const inSpecRun = timings(true);
+  const inSpec = sorted(inSpecRun.steady);
   const suggestTimes: number[] = [];
   for (const q of queries) {
     const id = q.accept[0]!;
@@ -144,12 +179,16 @@ export async function run(): Promise<string> {
   lines.push(
     '',
     `Latency with ${bigCatalog.size.toLocaleString('en-US')} endpoints indexed (the ${specs.length} specs repeated under ${big.length} distinct names; ` +
-      `${queries.length} queries x ${LATENCY_ROUNDS} rounds, top 10; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; ` +
-      `process CPU time per whole-catalogue search ${ms(cpuPerSearch)} ms, warm-up included):`,
+      `${queries.length} queries x ${LATENCY_ROUNDS} rounds after a first pass, top 10; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; ` +
+      `main thread CPU time per whole-catalogue search ${ms(cpuPerSearch)} ms, first pass included; ` +
+      `${steadyGcs.length} GC pauses during the whole-catalogue rounds, the longest ${ms(Math.max(0, ...steadyGcs.map((g) => g.end - g.start)))} ms, ` +
+      `${slowWithGc} of the slowest 1% of those searches overlapping one):`,
     '',
     '| Operation | p50 ms | p99 ms | max ms |',
     '|---|---:|---:|---:|',
     `| search, whole catalogue | ${ms(percentile(whole, 50))} | ${ms(percentile(whole, 99))} | ${ms(whole[whole.length - 1]!)} |`,
+    `| search, whole catalogue, each query's best of ${LATENCY_ROUNDS} | ${ms(percentile(wholeBest, 50))} | ${ms(percentile(wholeBest, 99))} | ${ms(wholeBest[wholeBest.length - 1]!)} |`,
+    `| search, whole catalogue, first pass (a spec's index loads on the first search reaching it) | ${ms(percentile(wholeRun.first, 50))} | ${ms(percentile(wholeRun.first, 99))} | ${ms(wholeRun.first[wholeRun.first.length - 1]!)} |`,
     `| search, one spec | ${ms(percentile(inSpec, 50))} | ${ms(percentile(inSpec, 99))} | ${ms(inSpec[inSpec.length - 1]!)} |`,
     `| suggest for an unknown id | ${ms(percentile(suggestTimes, 50))} | ${ms(percentile(suggestTimes, 99))} | ${ms(suggestTimes[suggestTimes.length - 1]!)} |`,
     '',

@@ -48,12 +48,20 @@ export class ExactTable {
 
   constructor(states: readonly SpecState[]) {
     const entries = this.#entries;
-    for (const state of states) for (const entry of state.entries) entries.push(entry);
-    this.#table = new KeyTable(
-      (function* () {
-        for (let i = 0; i < entries.length; i++) for (const k of exactKeysOf(entries[i]!)) if (k) yield [k, i] as const;
-      })(),
-    );
+    // Each spec's table with its entries' places shifted to where they sit in the whole: no key
+    // is worked out again (that took about 100 ms for a spec of 20,000 endpoints, at the first search after a swap).
+    const parts: Float64Array[] = [];
+    for (const state of states) {
+      parts.push(state.exactTable.shifted(entries.length));
+      for (const entry of state.entries) entries.push(entry);
+    }
+    const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    this.#table = new KeyTable(all);
   }
 
   /** Entries whose summary or operationId is `key` (an `exactKey`), accepted by `accept`. */

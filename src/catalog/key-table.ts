@@ -17,21 +17,43 @@ export function hashKey(s: string): number {
 /** Numbers kept below this (2^21): hash and number share one float64 exactly (2^32 x 2^21 = 2^53). */
 export const MAX_VALUE = 2 ** 21;
 
+/** A [key, value] pair as one number: `hashKey(key) * MAX_VALUE + value`. */
+export function hashed(key: string, value: number): number {
+  if (!(Number.isInteger(value) && value >= 0 && value < MAX_VALUE)) throw new RangeError(`KeyTable: value ${value} out of range`);
+  return hashKey(key) * MAX_VALUE + value;
+}
+
 export class KeyTable {
   /** `hash * MAX_VALUE + value`, ascending. */
   readonly #pairs: Float64Array;
 
-  /** `pairs`: [key, value] in any order; a repeated pair is kept once. */
-  constructor(pairs: Iterable<readonly [string, number]>) {
-    const list: number[] = [];
-    for (const [key, value] of pairs) {
-      if (!(Number.isInteger(value) && value >= 0 && value < MAX_VALUE)) throw new RangeError(`KeyTable: value ${value} out of range`);
-      list.push(hashKey(key) * MAX_VALUE + value);
+  /**
+   * `pairs`: [key, value] in any order, or such pairs already made into numbers (`hashed`, or
+   * `shifted` from another table); a repeated pair is kept once.
+   */
+  constructor(pairs: Iterable<readonly [string, number]> | Float64Array) {
+    let list: number[] | Float64Array;
+    if (pairs instanceof Float64Array) list = pairs;
+    else {
+      list = [];
+      for (const [key, value] of pairs) list.push(hashed(key, value));
     }
     const sorted = Float64Array.from(list).sort();
     let n = 0;
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!;
     this.#pairs = n === sorted.length ? sorted : sorted.slice(0, n);
+  }
+
+  /** The table's pairs with every value raised by `offset` (tables of parts put together into one of the whole). */
+  shifted(offset: number): Float64Array {
+    if (!(Number.isInteger(offset) && offset >= 0 && offset + this.#maxValue() < MAX_VALUE)) throw new RangeError(`KeyTable: offset ${offset} out of range`);
+    return this.#pairs.map((p) => p + offset);
+  }
+
+  #maxValue(): number {
+    let max = 0;
+    for (const p of this.#pairs) max = Math.max(max, p % MAX_VALUE);
+    return max;
   }
 
   get size(): number {

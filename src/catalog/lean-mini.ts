@@ -248,8 +248,8 @@ function dense(data: MiniIndexData, fields: number): boolean {
   return ids.length === fields && ids.every((f) => Number.isInteger(f) && f >= 0 && f < fields) && Object.keys(data.storedFields).length === 0;
 }
 
-/** Yields every `TERMS_PER_STEP` terms when loading in steps. */
-const TERMS_PER_STEP = 4000;
+/** Yields about every `POSTINGS_PER_STEP` postings when loading in steps (a few milliseconds of work). */
+const POSTINGS_PER_STEP = 25_000;
 
 function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
   const fields = Object.keys(data.fieldIds).length;
@@ -265,6 +265,7 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
   const index = data.index;
   let total = 0;
   let maxCount = 0;
+  let step = POSTINGS_PER_STEP;
   for (const [, byField] of index) {
     for (const f in byField) {
       const postings = byField[f]!;
@@ -273,14 +274,22 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
         if (postings[d]! > maxCount) maxCount = postings[d]!;
       }
     }
+    if (total >= step) {
+      step = total + POSTINGS_PER_STEP;
+      yield;
+    }
   }
+  step = POSTINGS_PER_STEP;
   const docs: Ids = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const counts = maxCount <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const starts = new Uint32Array(index.length * fields + 1);
   const store: Store = { docs, counts, starts, fields };
   let at = 0;
   for (let t = 0; t < index.length; t++) {
-    if (t > 0 && t % TERMS_PER_STEP === 0) yield;
+    if (at >= step) {
+      step = at + POSTINGS_PER_STEP;
+      yield;
+    }
     const [term, byField] = index[t]!;
     for (let f = 0; f < fields; f++) {
       starts[t * fields + f] = at;
@@ -308,12 +317,23 @@ export function loadLean(data: MiniIndexData): MiniSearch<Doc> {
   }
 }
 
+/**
+ * The index image `make` gives; one that can be made in steps (`inSteps`: a snapshot's postings,
+ * parsed a chunk at a time) is made so, yielding the thread between them.
+ */
+export async function dataInSteps(make: () => MiniIndexData): Promise<MiniIndexData> {
+  const steps = (make as { inSteps?: (pause: () => Promise<void>) => Promise<MiniIndexData> }).inSteps;
+  return steps ? steps(yieldThread) : make();
+}
+
+const yieldThread = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** `loadLean`, yielding the thread between batches of terms. */
 export async function loadLeanAsync(data: MiniIndexData): Promise<MiniSearch<Doc>> {
   const steps = load(data);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldThread();
   }
 }

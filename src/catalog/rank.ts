@@ -6,7 +6,7 @@
 import MiniSearch from 'minisearch';
 import { type Doc, EMPTY_FIELD, type Entry, type PathCache, documentOf } from './document.ts';
 import { type BuiltIndex, type IndexImage, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
-import { loadLean, loadLeanAsync } from './lean-mini.ts';
+import { dataInSteps, loadLean, loadLeanAsync } from './lean-mini.ts';
 import { type DocumentGate, type IndexView, type Named, candidateGate, gateCommon, namedDocuments, narrows } from './narrowing.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
@@ -71,7 +71,7 @@ export class SearchIndex {
   /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
   async preload(): Promise<void> {
     if (this.#mini || !this.#data) return;
-    const data = typeof this.#data === 'function' ? this.#data() : this.#data;
+    const data = typeof this.#data === 'function' ? await dataInSteps(this.#data) : this.#data;
     const mini = await loadLeanAsync(data);
     if (!this.#mini) {
       this.#mini = mini;

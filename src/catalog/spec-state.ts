@@ -2,7 +2,7 @@
 // and its search index; prepared ahead of `Catalog.replace` (from an index image when a snapshot
 // has one, in steps when the daemon asks) so the swap itself stays short.
 import type { Endpoint, ImportedSpec } from '../model/index.ts';
-import { KeyTable, hashKey } from './key-table.ts';
+import { KeyTable, hashKey, hashed } from './key-table.ts';
 import { type Entry, type IndexImage, type PathCache, SearchIndex, exactKey, makeEntry, normalizePath } from './search.ts';
 import { specNameTerms } from './spec-names.ts';
 
@@ -31,10 +31,11 @@ export function prepareSpec(spec: ImportedSpec, image?: IndexImage): void {
 
 /**
  * `prepareSpec` in steps, awaiting `pause` between them (a few milliseconds of work each), with
- * the index loaded into MiniSearch ahead of the first search: what the daemon does for a spec an
- * update brings in, while it keeps answering.
+ * the index loaded into MiniSearch ahead of the first search (unless `preload` is false: at
+ * start, a spec's index loads on the first search that reaches it): what the daemon does for a
+ * spec, while it keeps answering.
  */
-export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>): Promise<void> {
+export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>, preload = true): Promise<void> {
   if (PREPARED.has(spec)) return;
   const steps = collect(spec);
   let r = steps.next();
@@ -44,7 +45,7 @@ export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, 
   }
   await pause();
   const state = new SpecState(spec, image, r.value);
-  await state.index.preload();
+  if (preload) await state.index.preload();
   PREPARED.set(spec, state);
 }
 
@@ -69,12 +70,13 @@ export class SpecState {
   position = 0;
   /** Terms a query may name this spec by (its name, title, host, collection). */
   readonly names: ReadonlySet<string>;
-  /** Exact summaries and operationIds (`exactKey`) -> entries' positions, built on the first search. */
-  #exact: KeyTable | undefined;
+  /** Exact summaries and operationIds (`exactKey`) -> entries' positions (keys worked out in `collect`'s steps). */
+  readonly exactTable: KeyTable;
 
   constructor(spec: ImportedSpec, image?: IndexImage, collected?: Collected) {
     this.spec = spec;
-    const { entries, byId, byTag, deprecated, paths } = collected ?? runSteps(collect(spec));
+    const { entries, byId, byTag, deprecated, paths, exact } = collected ?? runSteps(collect(spec));
+    this.exactTable = new KeyTable(exact);
     this.entries = entries;
     this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
     this.byId = byId;
@@ -94,14 +96,9 @@ export class SpecState {
    * every spec with the same key, so the caller passes its hash once (`hashKey(key)`).
    */
   exact(key: string, hash: number = hashKey(key)): readonly Entry[] | undefined {
-    this.#exact ??= new KeyTable(
-      (function* (entries) {
-        for (const entry of entries) for (const k of exactKeysOf(entry)) if (k) yield [k, entry.position] as const;
-      })(this.entries),
-    );
     // Entries whose key hashes as `key` does, in document order; the keys are worked out again to check.
     let out: Entry[] | undefined;
-    for (const i of this.#exact.candidatesOfHash(hash)) {
+    for (const i of this.exactTable.candidatesOfHash(hash)) {
       const entry = this.entries[i]!;
       if (exactKeysOf(entry).includes(key)) (out ??= []).push(entry);
     }
@@ -148,10 +145,10 @@ class EntriesById implements IdLookup {
   readonly #entries: readonly Entry[];
   readonly #table: KeyTable;
 
-  /** `ids`: each entry's endpoint id (an endpoint may make its id anew on each read: read once). */
-  constructor(entries: readonly Entry[], ids: readonly string[]) {
+  /** `ids`: each entry's endpoint id with its position, `hashed` (an endpoint may make its id anew on each read: read once). */
+  constructor(entries: readonly Entry[], ids: Float64Array) {
     this.#entries = entries;
-    this.#table = new KeyTable(entries.map((e, i) => [ids[i]!, e.position] as const));
+    this.#table = new KeyTable(ids);
   }
 
   get(id: string): Entry | undefined {
@@ -170,19 +167,22 @@ interface Collected {
   readonly byTag: Map<string, Endpoint[]>;
   readonly deprecated: number;
   readonly paths: PathCache;
+  /** Each entry's exact-match keys with its position, `hashed`. */
+  readonly exact: Float64Array;
 }
 
-/** Endpoints per step of `collect`. */
-const STEP = 500;
+/** Endpoints per step of `collect` (about 5 ms of work on an idle machine). */
+const STEP = 250;
 
 function* collect(spec: ImportedSpec): Generator<void, Collected> {
   const entries: Entry[] = [];
-  const ids: string[] = [];
+  const ids: number[] = [];
   const seen = new Set<string>();
   const byTag = new Map<string, Endpoint[]>();
   let deprecated = 0;
   const paths: PathCache = new Map();
   const lists: SharedLists = { byContent: new Map(), byIdentity: new Map() };
+  const exact: number[] = [];
   let n = 0;
   for (const endpoint of spec.endpoints) {
     if (++n % STEP === 0) yield;
@@ -190,13 +190,14 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
     // Ids are unique by the importer's contract; a repeat would make `get` ambiguous, so the first wins.
     if (seen.has(id)) continue;
     seen.add(id);
-    ids.push(id);
+    ids.push(hashed(id, entries.length));
     const entry = leanEntry(makeEntry(endpoint, entries.length + 1, entries.length, paths), lists);
     entries.push(entry);
+    for (const k of exactKeysOf(entry)) if (k) exact.push(hashed(k, entry.position));
     if (endpoint.deprecated) deprecated++;
     for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
-  return { entries, byId: new EntriesById(entries, ids), byTag, deprecated, paths };
+  return { entries, byId: new EntriesById(entries, Float64Array.from(ids)), byTag, deprecated, paths, exact: Float64Array.from(exact) };
 }
 
 /** Word lists already made lean in one spec: by content, and by the list they were made from. */

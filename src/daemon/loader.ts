@@ -5,10 +5,10 @@
 // imported is served as soon as its core comes; the snapshot is written after, and its note
 // says `saving snapshot` until then (`settled` waits for it).
 // Every spec gets a one-line note of where it came from, which `svc status` shows.
-import { prepareSpec, prepareSpecInSteps } from '../catalog/catalog.ts';
+import { prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
-import { decodeCore, pruneSnapshots, readSnapshot, settleDetail, snapshotKey, specFromCore, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
+import { decodeCore, pruneSnapshots, readSnapshot, settleDetail, snapshotKey, specFromCoreInSteps, touchSnapshot, type DetailSource } from '../snapshot/index.ts';
 import { presetFingerprints } from './diff.ts';
 import type { FileDigests } from './digests.ts';
 import { setLoadNote } from './load-notes.ts';
@@ -97,8 +97,8 @@ export class SpecLoader {
     const now = await this.#options.digests.specHash(core.meta.files);
     if (now !== core.meta.hash) return now === undefined ? 'a file it read is gone' : 'files changed since the snapshot';
     try {
-      spec = specFromCore(core, source);
-      prepareSpec(spec, core.index);
+      spec = await specFromCoreInSteps(core, source, pause);
+      await prepareSpecInSteps(spec, core.index, pause, false);
     } catch (error) {
       return `snapshot damaged (${(error as Error).message})`;
     }
@@ -124,12 +124,12 @@ export class SpecLoader {
     const core = await decodeCore(new Uint8Array(reply.core), pause);
     traceStep('core decoded');
     // Served before its detail is made: a schema followed in between is read from the files.
-    const spec = specFromCore(core, undefined);
-    // In an update the daemon is serving, so the spec is made ready in steps and its index loaded
-    // before the swap (the first search after it must not pay for loading). At start nothing is
-    // served yet: the quickest way wins, and an index loads on the first search that needs it.
-    if (starting) prepareSpec(spec, core.index);
-    else await prepareSpecInSteps(spec, core.index, pause);
+    const spec = await specFromCoreInSteps(core, undefined, pause);
+    // Made ready in steps: the daemon answers status, tools/list and other specs' calls meanwhile
+    // (a spec of 20,000 endpoints takes several hundred ms). In an update its index is loaded
+    // before the swap too (the first search after it must not pay for loading); at start an
+    // index loads on the first search that needs it.
+    await prepareSpecInSteps(spec, core.index, pause, !starting);
     traceStep('spec prepared');
     const applied = reply.late.then((late) => this.#applyLate(spec, late, why, starting));
     if (!starting) {

@@ -85,6 +85,7 @@ export class DaemonServices {
       reload: options.reload,
       importSpec: options.importSpec ?? lazyImportSpec,
       ...(options.digests ? { digests: options.digests } : {}),
+      onRunning: (running) => (running ? this.metrics.updateStarted() : this.metrics.updateEnded()),
     });
     this.#seeded = new Promise((resolve) => (this.#resolveSeeded = resolve));
     this.#watcher =

@@ -48,6 +48,8 @@ export interface UpdaterOptions {
   readonly log?: (line: string) => void;
   /** File digests shared with the loader (whose start-up checks then need no second read). */
   readonly digests?: FileDigests;
+  /** Told when a run starts (true) and ends (false): the daemon watches its event loop meanwhile. */
+  readonly onRunning?: (running: boolean) => void;
 }
 
 /** An update, and what it changed for listeners (MCP notifications). */
@@ -87,7 +89,10 @@ export class Updater {
     this.#reload = options.reload;
     this.#import = options.importSpec;
     this.#digests = options.digests ?? new FileDigests();
+    this.#onRunning = options.onRunning;
   }
+
+  readonly #onRunning: ((running: boolean) => void) | undefined;
 
   get config(): Config | undefined {
     return this.#config;
@@ -138,6 +143,7 @@ export class Updater {
         this.#next = undefined;
       }
       run.startedAt = Date.now();
+      this.#onRunning?.(true);
       try {
         // From here on files are read: changes seen before this are about to be applied.
         for (const start of run.starters) start();
@@ -148,6 +154,7 @@ export class Updater {
           for (const l of run.listeners) l(p);
         }, config);
       } finally {
+        this.#onRunning?.(false);
         if (this.#current === run) this.#current = this.#next;
       }
     });

@@ -137,7 +137,10 @@ export function formatStatus(s: StatusResult): string {
   const t = s.totals;
   lines.push(`  totals: ${plural(t.specs, 'spec')}, ${plural(t.endpoints, 'endpoint')} (${t.deprecated} deprecated), ${t.failed} failed, ${t.pending} with pending changes`);
   lines.push(`  memory: rss ${bytes(s.memory.rss)}, heap ${bytes(s.memory.heapUsed)} of ${bytes(s.memory.heapTotal)}`);
-  if (s.eventLoop) lines.push(`  event loop delay: p99 ${s.eventLoop.p99Ms} ms, max ${s.eventLoop.maxMs} ms`);
+  if (s.eventLoop) {
+    const u = s.eventLoop.updates;
+    lines.push(`  event loop delay: p99 ${s.eventLoop.p99Ms} ms, max ${s.eventLoop.maxMs} ms${u ? `; while updating: p99 ${u.p99Ms} ms, max ${u.maxMs} ms (${u.maxCpuMs} ms of CPU time)` : ''}`);
+  }
   lines.push(`  MCP sessions: ${s.sessions}`);
   const c = s.toolCalls;
   lines.push(`  tool calls: ${c.count} (${c.errors} errors), p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms`);

@@ -156,8 +156,8 @@ export interface StatusResult {
   readonly pendingConfig: boolean;
   /** True while the first import runs (specs show state `loading`). */
   readonly loading: boolean;
-  /** Event-loop delay since the daemon started (how long any caller may have waited for the thread). */
-  readonly eventLoop?: { readonly p99Ms: number; readonly maxMs: number };
+  /** Event-loop delay since the daemon started (how long any caller may have waited for the thread); `updates`: while updates ran, with the most CPU time this thread spent between two turns of its loop. */
+  readonly eventLoop?: { readonly p99Ms: number; readonly maxMs: number; readonly updates?: { readonly p99Ms: number; readonly maxMs: number; readonly maxCpuMs: number } };
   /** An update running now: when it started, and its progress once it knows what to import. */
   readonly updating?: { readonly startedAt: number; readonly done: number; readonly total: number; readonly spec?: string; readonly waiting: number };
 }

@@ -6,8 +6,9 @@
 //   JSON string, parsed on first need). Everything a spec needs to be served, and nothing that
 //   only a snapshot file or `svc update` needs: the worker hands it over first (`encodeCore`);
 // - prints: the endpoints' change fingerprints, for `svc update`'s report;
-// - detail: the parsed documents as JSON text, one part per file with its length and sha256,
-//   read only when inspect or invoke follows a schema (see `detail.ts`).
+// - detail: the parsed documents as JSON text cut into segments (segments.ts), one part per file
+//   with its length and the sha256 of its segment table, read only when inspect or invoke follows
+//   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
 import { createHash } from 'node:crypto';
@@ -15,9 +16,10 @@ import type { IndexImage } from '../catalog/catalog.ts';
 import { type Endpoint, type ImportedSpec, type SchemaLink, endpointId } from '../model/index.ts';
 import { collectPlaces, linkNodesByFile, mapLinks } from './link-places.ts';
 import { PostingBytes } from './postings.ts';
+import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, type HotFields, StoredEndpoint, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 8;
+export const CODEC_VERSION = 10;
 
 /** A link row: [file index, pointer] for a node inside a document, [file index, null, node] for one made by the importer. */
 export type LinkRow = readonly [number, string] | readonly [number, null, unknown];
@@ -79,14 +81,14 @@ interface Head {
   readonly meta: SpecMeta;
   readonly endpointCount: number;
   readonly digests: readonly string[];
+  /** Parts of shared values (see `shared`), endpoint chunks and posting chunks. */
+  readonly sharedChunks: number;
   readonly endpointChunks: number;
   readonly postingChunks: number;
   /** Byte length of each deflated block of the endpoints' cold fields (see stored.ts). */
   readonly coldBlocks: readonly number[];
   /** Strings endpoints repeat (parameter names and descriptions, tags, statuses...), by number. */
   readonly strings: readonly string[];
-  /** Values endpoints share (servers, security), by number. */
-  readonly shared: readonly unknown[];
   /** The index without its postings; summaries as term numbers (see `summariesAsNumbers`). */
   readonly index: Omit<IndexImage, 'mini' | 'summaries'> & {
     readonly summaries: readonly (readonly (number | string)[] | null)[];
@@ -112,8 +114,9 @@ export function encodeSpec(
  * depth): the spec is then served without a snapshot, its schemas read from the source files.
  */
 export function encodeLate(spec: ImportedSpec, documents: (file: string) => unknown, prints: readonly string[]): Late {
-  const texts = spec.files.map((f) => Buffer.from(JSON.stringify(documents(f) ?? null)));
-  return { prints: Buffer.from(JSON.stringify(prints)), detail: Buffer.concat(texts), parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(t) })) };
+  const texts = spec.files.map((f) => encodeSegmented(documents(f) ?? null));
+  // A part's checksum covers its table; each segment has its own, checked when it is parsed.
+  return { prints: Buffer.from(JSON.stringify(prints)), detail: Buffer.concat(texts), parts: texts.map((t) => ({ bytes: t.length, sha256: sha256(segmentTableBytes(t)!) })) };
 }
 
 /**
@@ -162,6 +165,9 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   const { index: postings, documentIds, fieldLength, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
+  // Values endpoints share (parameters, responses, servers...), by number: parts of their own,
+  // parsed a part at a time (a spec of 20,000 endpoints shares megabytes of them).
+  const sharedChunks = textChunks(table.shared);
   const postingChunks = chunks(postings);
   const cold = deflateCold(endpoints);
   const head: Head = {
@@ -169,16 +175,16 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
     meta,
     endpointCount: endpoints.length,
     digests,
+    sharedChunks: sharedChunks.length,
     endpointChunks: endpointChunks.length,
     postingChunks: postingChunks.length,
     coldBlocks: cold.blocks,
     strings: table.strings,
-    shared: table.shared.map((text) => JSON.parse(text) as unknown),
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
-  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...endpointChunks, perDocument, ...postingChunks];
+  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...sharedChunks, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -188,11 +194,15 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
 
 /** Items as JSON arrays of about `CHUNK_BYTES` each. */
 function chunks(items: readonly unknown[]): Buffer[] {
+  return textChunks(items.map((item) => JSON.stringify(item)));
+}
+
+/** Items already written as JSON, as JSON arrays of about `CHUNK_BYTES` each. */
+function textChunks(texts: readonly string[]): Buffer[] {
   const out: Buffer[] = [];
   let open: string[] = [];
   let size = 0;
-  for (const item of items) {
-    const text = JSON.stringify(item);
+  for (const text of texts) {
     open.push(text);
     size += text.length;
     if (size >= CHUNK_BYTES) {
@@ -359,16 +369,26 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   if (!head || head.v !== CODEC_VERSION || !head.meta || !head.index || typeof head.endpointCount !== 'number') {
     throw new Error('not a spec image of this version');
   }
-  if (count !== 4 + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.digests) || head.digests.length !== head.meta.files?.length) {
+  const sharedChunks = head.sharedChunks ?? -1;
+  if (![sharedChunks, head.endpointChunks, head.postingChunks].every((n) => Number.isInteger(n) && n! >= 0)) throw new Error('spec image parts do not agree');
+  if (count !== 4 + sharedChunks + (head.endpointChunks ?? -1) + (head.postingChunks ?? -1) || !Array.isArray(head.digests) || head.digests.length !== head.meta.files?.length) {
     throw new Error('spec image parts do not agree');
   }
   const linksOffset = at;
   const links = slice(1);
   // The cold fields stay deflated: a copy, so the core's buffer can go.
   const cold = new ColdTexts(Buffer.from(slice(2)), head.coldBlocks ?? [], head.endpointCount);
+  const shared: unknown[] = [];
+  for (let i = 3; i < 3 + sharedChunks; i++) {
+    await pause();
+    const items = part(i);
+    if (!Array.isArray(items)) throw new Error('spec image part is not a list');
+    for (const item of items) shared.push(item);
+  }
   const endpoints: Endpoint[] = [];
-  const expander = new Expander(head.strings ?? [], head.shared ?? [], head.meta, cold);
-  for (let i = 3; i < 3 + head.endpointChunks!; i++) {
+  const expander = new Expander(head.strings ?? [], shared, head.meta, cold);
+  const firstEndpoints = 3 + sharedChunks;
+  for (let i = firstEndpoints; i < firstEndpoints + head.endpointChunks!; i++) {
     await pause();
     const items = part(i);
     if (!Array.isArray(items)) throw new Error('spec image part is not a list');
@@ -377,7 +397,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   // The postings stay as bytes until the first search that needs them: one copy of them all.
   const lengths: number[] = [];
   const from = at;
-  for (let i = 3 + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
+  for (let i = firstEndpoints + head.endpointChunks!; i < count; i++) lengths.push(slice(i).length);
   // A buffer of their own (not a slice of Node's shared pool): dropped when kept in the file, they free their memory.
   const postingsCopy = Buffer.allocUnsafeSlow(at - from);
   buf.copy(postingsCopy, 0, from, at);
@@ -397,20 +417,37 @@ type MiniData = Exclude<IndexImage['mini'], () => unknown>;
  * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
  * context, so one made there would keep the whole core's buffer alive until that first search.
  */
-function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): () => MiniData {
-  return () => {
+function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): (() => MiniData) & { inSteps(pause: () => Promise<void>): Promise<MiniData> } {
+  const read = (pause?: () => Promise<void>): MiniData | Promise<MiniData> => {
     const bytes = postings.read();
     if (!bytes) return postings.rebuild();
     const [first, ...rest] = lengths;
     const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
     const index: MiniData['index'] = [];
-    let offset = first!;
-    for (const length of rest) {
-      for (const item of JSON.parse(bytes.toString('utf8', offset, offset + length)) as MiniData['index']) index.push(item);
-      offset += length;
+    const whole = () => ({ ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index }) as MiniData;
+    const chunk = (from: number, length: number) => {
+      for (const item of JSON.parse(bytes.toString('utf8', from, from + length)) as MiniData['index']) index.push(item);
+    };
+    if (!pause) {
+      let offset = first!;
+      for (const length of rest) {
+        chunk(offset, length);
+        offset += length;
+      }
+      return whole();
     }
-    return { ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index } as MiniData;
+    return (async () => {
+      let offset = first!;
+      for (const length of rest) {
+        await pause();
+        chunk(offset, length);
+        offset += length;
+      }
+      return whole();
+    })();
   };
+  // A chunk at a time, pausing between them, when the daemon loads the index ahead of a search.
+  return Object.assign(() => read() as MiniData, { inSteps: (pause: () => Promise<void>) => Promise.resolve(read(pause)) });
 }
 
 /**
@@ -437,4 +474,14 @@ function summariesAsTerms(summaries: readonly (readonly (number | string)[] | nu
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** `sha256(bytes)`, yielding every megabyte (the caller lets the thread go in between). */
+export function* sha256Steps(bytes: Uint8Array): Generator<void, string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += 1024 * 1024) {
+    if (at > 0) yield;
+    hash.update(bytes.subarray(at, at + 1024 * 1024));
+  }
+  return hash.digest('hex');
 }

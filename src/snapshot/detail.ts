@@ -1,7 +1,8 @@
 // A spec rebuilt from its core (codec.ts), with schemas read lazily. The daemon holds endpoints
 // and the index; the documents a schema link points into are read from the snapshot file (or a
-// buffer when no snapshot could be written) when inspect or invoke first follows a link, and only
-// a few specs' documents are kept parsed at a time.
+// buffer when no snapshot could be written) when inspect or invoke first follows a link, each a
+// segment at a time (segments.ts: one schema never parses a whole document), and only a few
+// specs' documents are kept at a time.
 // A detail part whose bytes do not match the digest its snapshot recorded is not used: the source
 // file is read instead, if it still holds the bytes the spec was imported from. Otherwise the link
 // says what is missing rather than serve something else. A spec fresh from the import worker is
@@ -12,11 +13,12 @@ import { type IndexImage, indexImage } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import type { ResolvedSchema, SchemaResolver } from '../model/spec.ts';
 import { DocumentSet } from '../import/documents.ts';
-import { lookupPointer } from '../import/pointer.ts';
+import { joinPointer, lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
-import { type CoreData, type DetailPart, type LinkRow, sha256 } from './codec.ts';
+import { type CoreData, type DetailPart, type LinkRow, sha256, sha256Steps } from './codec.ts';
 import { readAt, tryOpen } from './file-region.ts';
+import { type PartReader, decodeSegmented, segmentTableBytes } from './segments.ts';
 
 /**
  * Where a spec's detail bytes are, with each file's part: a snapshot file (whose core starts at
@@ -50,13 +52,14 @@ class SpecDetail {
   #docs: Map<string, unknown> | undefined;
   #resolver: DocumentSchemaResolver | undefined;
 
-  constructor(core: CoreData, source: DetailSource | undefined) {
+  /** `linksSha256`: the link table's, when served from a snapshot file (see `specSteps`). */
+  constructor(core: CoreData, source: DetailSource | undefined, linksSha256?: string) {
     this.#digests = core.digests;
     // Served from a snapshot file, the link table stays there (inside the core) and is read when
     // a schema is first followed; otherwise a copy stays in memory.
     this.#links =
       source && 'file' in source
-        ? { file: source.file, offset: source.coreOffset + core.linksOffset, length: core.links.length, sha256: sha256(core.links) }
+        ? { file: source.file, offset: source.coreOffset + core.linksOffset, length: core.links.length, sha256: linksSha256 ?? sha256(core.links) }
         : { bytes: Buffer.from(core.links) };
     this.#linksOffset = core.linksOffset;
     this.#files = core.meta.files;
@@ -128,21 +131,20 @@ class SpecDetail {
     const docs = new Map<string, unknown>();
     const source = this.#source;
     let offset = source && 'file' in source ? source.detailOffset : 0;
-    const fd = source && 'file' in source ? tryOpen(source.file) : undefined;
-    try {
-      this.#files.forEach((file, i) => {
-        const part = source?.parts[i];
-        let bytes: Buffer | undefined;
-        if (source && part) {
-          bytes = 'bytes' in source ? source.bytes.subarray(offset, offset + part.bytes) : readAt(fd, offset, part.bytes);
-          offset += part.bytes;
-        }
-        const doc = bytes && part && sha256(bytes) === part.sha256 ? JSON.parse(bytes.toString('utf8')) : fromSource(file, this.#digests[i]);
-        if (doc !== undefined) docs.set(file, doc);
-      });
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    this.#files.forEach((file, i) => {
+      const part = source?.parts[i];
+      let doc: unknown;
+      if (source && part) {
+        const from = offset;
+        const read: PartReader =
+          'bytes' in source
+            ? (at, length) => (at + length <= part.bytes ? source.bytes.subarray(from + at, from + at + length) : undefined)
+            : (at, length) => (at + length <= part.bytes ? this.#readFile(source.file, from + at, length) : undefined);
+        doc = segmented(read, part, file, this.#digests[i]);
+        offset += part.bytes;
+      } else doc = fromSource(file, this.#digests[i]);
+      if (doc !== undefined) docs.set(file, doc);
+    });
     this.#docs = docs;
     this.#resolver = new DocumentSchemaResolver(docs.size > 0 ? DocumentSet.fromDocs(docs) : DocumentSet.fromDocs(new Map([[this.#files[0] ?? '', {}]])));
     parsed.unshift(this);
@@ -151,12 +153,58 @@ class SpecDetail {
     return docs;
   }
 
+  /**
+   * Reads the snapshot file through one descriptor, open while the documents are kept (a schema
+   * reads tens of segments): a file replaced since reads as the one opened, whose segments'
+   * checksums still hold.
+   */
+  #readFile(file: string, offset: number, length: number): Buffer | undefined {
+    this.#fd ??= tryOpen(file);
+    try {
+      return readAt(this.#fd, offset, length);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #fd: number | undefined;
+
   #drop(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
     this.#docs = undefined;
     this.#resolver = undefined;
     // A link table on disk is read again when next needed.
     if (!('bytes' in this.#links)) this.#rows = undefined;
   }
+}
+
+/**
+ * A file's document from its detail part, each segment parsed when first reached (see
+ * segments.ts). A part whose table does not match its checksum is not used, nor is a segment
+ * that does not match its own: the source file stands in for it, if it still holds the bytes the
+ * spec was built from, else the place says what is missing.
+ */
+function segmented(read: PartReader, part: DetailPart, file: string, digest: string | undefined): unknown {
+  const table = segmentTableBytes(read);
+  const whole = table && sha256(table) === part.sha256 ? decodeSegmented(table, part.bytes, read, damagedPlace(file, digest)) : undefined;
+  return whole === undefined ? fromSource(file, digest) : whole;
+}
+
+/** What stands at a place whose segment is damaged: the source file's node there (the file parsed once), or a note. */
+function damagedPlace(file: string, digest: string | undefined): (tokens: readonly (string | number)[]) => unknown {
+  let source: { doc: unknown } | undefined;
+  return (tokens) => {
+    source ??= { doc: fromSource(file, digest) };
+    let node = source.doc;
+    for (const t of tokens) {
+      if (node === null || typeof node !== 'object' || !Object.hasOwn(node, t)) {
+        return { $unresolved: joinPointer('', ...tokens), reason: 'the snapshot is damaged and the file changed since; run svc update' };
+      }
+      node = (node as Record<string | number, unknown>)[t];
+    }
+    return node;
+  };
 }
 
 /** The source file parsed again, if it still holds the bytes the spec was built from. */
@@ -212,7 +260,34 @@ class LazySchemas implements SchemaResolver {
  * object each, read-only like every endpoint).
  */
 export function specFromCore(core: CoreData, source: DetailSource | undefined): ImportedSpec {
-  const detail = new SpecDetail(core, source);
+  const steps = specSteps(core, source);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `specFromCore`, awaiting `pause` every few thousand endpoints (the daemon answers others meanwhile). */
+export async function specFromCoreInSteps(core: CoreData, source: DetailSource | undefined, pause: () => Promise<void>): Promise<ImportedSpec> {
+  const steps = specSteps(core, source);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+/** Endpoints linked per step of `specSteps`. */
+const LINK_STEP = 2000;
+
+function* specSteps(core: CoreData, source: DetailSource | undefined): Generator<void, ImportedSpec> {
+  // Served from a snapshot file, the link table and the postings are read from there again when
+  // first needed, checked against their sha256 now: hashed a megabyte per step (a large spec's are megabytes).
+  const inFile = source !== undefined && 'file' in source;
+  const linksSha = inFile ? yield* sha256Steps(core.links) : undefined;
+  const postingsBytes = inFile ? core.postings.read() : undefined;
+  const postingsSha = postingsBytes ? yield* sha256Steps(postingsBytes) : undefined;
+  const detail = new SpecDetail(core, source, linksSha);
   // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
   // holds one swaps its link, the next ones find it done. One link object per row.
   const lazy = new Map<number, LazyLink>();
@@ -225,14 +300,16 @@ export function specFromCore(core: CoreData, source: DetailSource | undefined): 
   };
   const meta = core.meta;
   const endpoints = core.endpoints as Endpoint[];
+  let n = 0;
   for (const e of endpoints) {
+    if (++n % LINK_STEP === 0) yield;
     for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
     for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
     for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
   }
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
-  if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec));
+  if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec), postingsSha);
   else if (!source) PENDING.set(spec, { detail, postings: core.postings, postingsOffset: core.postingsOffset });
   return spec;
 }

@@ -25,12 +25,13 @@ export class PostingBytes {
 
   /**
    * The same bytes sit at `offset` in `file`: remember where (and their sha256) instead of the
-   * bytes. `rebuild` makes them again, for when the file no longer holds them.
+   * bytes. `rebuild` makes them again, for when the file no longer holds them. `sha256`: theirs,
+   * when the caller has it already.
    */
-  keepInFile(file: string, offset: number, rebuild: () => MiniIndexData): void {
+  keepInFile(file: string, offset: number, rebuild: () => MiniIndexData, sha256?: string): void {
     const bytes = this.#bytes;
     if (!bytes) return;
-    this.#region = { file, offset, length: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    this.#region = { file, offset, length: bytes.length, sha256: sha256 ?? createHash('sha256').update(bytes).digest('hex') };
     this.#rebuild = rebuild;
     this.#bytes = undefined;
   }

@@ -96,4 +96,38 @@ describe('daemon metrics', () => {
     assert.ok(loop.maxMs >= 100 && loop.maxMs < 60_000, `max ${loop.maxMs} ms after holding the loop 120 ms`);
     assert.equal(loop.maxMs, Math.round(loop.maxMs * 10) / 10, 'one decimal');
   });
+  it('while an update runs, and only then, the loop held is seen in wall time and in this thread\'s CPU time', async () => {
+    const m = new Metrics();
+    const hold = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        // Hold the thread.
+      }
+    };
+    const tick = () => new Promise((r) => setTimeout(r, 20));
+    hold(150);
+    await tick();
+    assert.equal(m.eventLoop().updates, undefined, 'no update ran yet');
+    m.updateStarted();
+    await tick();
+    hold(80);
+    await tick();
+    m.updateEnded();
+    hold(300);
+    await tick();
+    const u = m.eventLoop().updates;
+    assert.ok(u, 'an update ran');
+    assert.ok(u.maxMs >= 70 && u.maxMs < 300, `wall max ${u.maxMs} ms: the 80 ms held during the update, not the 300 after`);
+    // CPU time can only be less than the wall time held (a busy machine takes the core away).
+    assert.ok(u.maxCpuMs > 0 && u.maxCpuMs <= u.maxMs + 10 && u.maxCpuMs < 300, `CPU max ${u.maxCpuMs} ms`);
+    // Two runs at once: the watch ends with the last.
+    m.updateStarted();
+    m.updateStarted();
+    m.updateEnded();
+    await tick();
+    hold(120);
+    await tick();
+    m.updateEnded();
+    assert.ok(m.eventLoop().updates!.maxMs >= 110, 'still watching while one run is left');
+  });
 });
