@@ -16,7 +16,8 @@ import { DocumentSet } from '../import/documents.ts';
 import { joinPointer, lookupPointer } from '../import/pointer.ts';
 import { decodeUtf8, parseText } from '../import/read.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
-import { type CoreData, type DetailPart, type LinkRow, sha256, sha256Steps } from './codec.ts';
+import type { CoreData, DetailPart, LinkRow } from './codec.ts';
+import { sha256, sha256Steps } from './hash.ts';
 import { readAt, tryOpen } from './file-region.ts';
 import { type PartReader, decodeSegmented, segmentTableBytes } from './segments.ts';
 

@@ -15,7 +15,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { CODEC_VERSION, type DetailPart, type Late, sha256, sha256Steps } from './codec.ts';
+import { CODEC_VERSION, type DetailPart, type Late } from './codec.ts';
+import { sha256, sha256Steps } from './hash.ts';
 
 const MAGIC = Buffer.from('SVCSNAP1');
 /** A header larger than this is not ours (it holds about 100 bytes per file a spec read: a spec of thousands of files has a header of a few hundred KB). */

@@ -1,0 +1,17 @@
+// Content digests of snapshot parts: whole, or a megabyte at a time where the daemon's main thread
+// must let other work in between.
+import { createHash } from 'node:crypto';
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** `sha256(bytes)`, yielding every megabyte (the caller lets the thread go in between). */
+export function* sha256Steps(bytes: Uint8Array): Generator<void, string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += 1024 * 1024) {
+    if (at > 0) yield;
+    hash.update(bytes.subarray(at, at + 1024 * 1024));
+  }
+  return hash.digest('hex');
+}
