@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { nodeProblem } from './node-version.js';
 
 if (process.env.SVC_TRACE_START === '1') process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main bin\n`);
@@ -36,6 +37,20 @@ if (existsSync(source)) {
     register();
   }
   await import(source.href);
+} else if (process.argv.includes('serve') && existsSync(new URL('../dist/app/script.json', import.meta.url))) {
+  // The installed package's daemon: one script with a code cache of its own (see script-cache.js).
+  // The short commands (status, update, check) load less from the ES modules, which cost them less
+  // than deserializing the daemon's whole code cache.
+  const { codeCacheDir, runScript } = await import('./script-cache.js');
+  let home;
+  try {
+    home = homedir();
+  } catch {
+    // No home folder: no cache unless XDG_CACHE_HOME names one.
+  }
+  const trace = process.env.SVC_TRACE_START === '1' ? (step) => process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main ${step}\n`) : undefined;
+  const { runCli } = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), trace);
+  process.exitCode = await runCli(process.argv);
 } else {
   await import('../dist/app/main.js');
 }

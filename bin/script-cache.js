@@ -1,0 +1,113 @@
+// The installed package's program as one script, run with V8's code cache made AFTER the first
+// answer. Node's compile cache (bin/svc.js) serializes a module's code right after compiling it, so
+// it holds only the code V8 compiles eagerly (each module's top level); every function a start runs
+// (snapshot decoding, the MCP handlers, search) is compiled again on every start, about 40 ms of a
+// warm start's main thread. `vm.Script#createCachedData()` called once the first answer is out
+// holds those functions too, and the next start deserializes them instead of compiling them.
+//
+// scripts/build.mjs writes the script (the whole program as a function body, CommonJS style) and
+// script.json ({ file, sha256 }) beside the ESM build, which the import worker still runs. The cache
+// file is named by the script's sha256 (V8 itself checks only the source's length, its version and
+// its flags), the Node version and the architecture; it lives in the user's private cache folder
+// beside Node's compile cache, is checked (magic, crc32, owner, not writable by others) before V8
+// sees it, and is written by rename. A start whose cache was accepted writes it again only while it
+// is young (GENERATIONS): a cache made by a cold start lacks the warm start's functions.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
+// Plain JavaScript, no dependencies: it runs before anything is loaded.
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import { crc32 } from 'node:zlib';
+
+const MAGIC = Buffer.from('SVCCODE1');
+/** magic (8) | crc32 of generation and data (4) | generation (4) | V8 code cache. */
+const HEADER = 16;
+/** Saves after which an accepted cache is left as it is: the first start's and the next one's. */
+const GENERATIONS = 2;
+/** The hook serve calls once the first answers are out (src/cli/code-cache.ts). */
+const HOOK = Symbol.for('svc.codeCache');
+
+/** CRC-32 of the generation field and the data: any one damaged byte changes it. */
+function checksum(generation, data) {
+  return crc32(data, crc32(generation));
+}
+
+/** The folder for the cache files, or undefined when caching is off. */
+export function codeCacheDir(env, home) {
+  if (env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
+  if (env.NODE_COMPILE_CACHE) return join(env.NODE_COMPILE_CACHE, 'svc-script');
+  if (!home && !env.XDG_CACHE_HOME) return undefined;
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'svc', 'node-compile-cache', 'svc-script');
+}
+
+/** The cache file's data and generation, or undefined when it is missing, not ours, or damaged. */
+export function readCodeCache(file) {
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+    const stat = fstatSync(fd);
+    // Code that V8 will run: only a file of this user's that nobody else can write.
+    if (!stat.isFile() || (process.getuid && stat.uid !== process.getuid()) || (stat.mode & 0o022) !== 0) return undefined;
+    const buf = readFileSync(fd);
+    if (buf.length <= HEADER || !buf.subarray(0, 8).equals(MAGIC)) return undefined;
+    const data = buf.subarray(HEADER);
+    if (checksum(buf.subarray(12, HEADER), data) !== buf.readUInt32LE(8)) return undefined;
+    return { data, generation: buf.readUInt32LE(12) };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes `data` whole (temp file, then rename), private to the user. */
+export function writeCodeCache(file, data, generation) {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const header = Buffer.alloc(HEADER);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(generation, 12);
+  header.writeUInt32LE(checksum(header.subarray(12, HEADER), data), 8);
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, Buffer.concat([header, data]), { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+/**
+ * Compiles and runs the script in `appDir` (named by its script.json) with its code cache from
+ * `cacheDir`, and returns its exports. Sets the save hook; `trace` gets one line about the cache.
+ */
+export function runScript(appDir, cacheDir, trace) {
+  const manifest = JSON.parse(readFileSync(join(appDir, 'script.json'), 'utf8'));
+  const filename = join(appDir, manifest.file);
+  const source = readFileSync(filename, 'utf8');
+  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${manifest.sha256.slice(0, 16)}-${process.version}-${process.arch}.bin`);
+  const cached = cacheFile === undefined ? undefined : readCodeCache(cacheFile);
+  // The script is one function expression: (exports, require, module, __filename, __dirname, __svcMetaUrl).
+  const script = new vm.Script(source, {
+    filename,
+    ...(cached ? { cachedData: cached.data } : {}),
+    // The bundled packages keep a few import() calls (Node's own modules).
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const accepted = cached !== undefined && script.cachedDataRejected === false;
+  trace?.(`script compiled (code cache ${accepted ? `accepted, generation ${cached.generation}` : cached ? 'rejected' : 'absent'})`);
+  let saved = false;
+  globalThis[HOOK] = {
+    save() {
+      if (saved || cacheFile === undefined || (accepted && cached.generation >= GENERATIONS)) return;
+      saved = true;
+      try {
+        writeCodeCache(cacheFile, script.createCachedData(), accepted ? cached.generation + 1 : 1);
+      } catch {
+        // A cache folder that cannot be written: the next start compiles, as without a cache.
+      }
+    },
+  };
+  const module = { exports: {} };
+  // import.meta.url of the bundled sources: a file in the same folder, as for the ESM build.
+  const metaUrl = pathToFileURL(join(appDir, 'main.js')).href;
+  script.runInThisContext()(module.exports, createRequire(filename), module, filename, appDir, metaUrl);
+  return module.exports;
+}

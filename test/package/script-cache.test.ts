@@ -1,0 +1,126 @@
+// The installed daemon's script and its code cache (bin/script-cache.js), on a small script laid out
+// as the build lays out the real one: each start is a real Node process, since V8 accepts or rejects
+// a code cache per process. The whole package is covered by pack-install.test.ts.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+// @ts-expect-error plain JavaScript without declarations (it runs before anything is loaded)
+import { codeCacheDir, readCodeCache, writeCodeCache } from '../../bin/script-cache.js';
+
+const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'script-cache.js');
+
+/** A program as the build writes it: one function expression, with enough functions for V8 to cache. */
+function program(tag: string): string {
+  const fns = Array.from({ length: 40 }, (_, i) => `function f${i}(x) { return x.map((y) => y * ${i} + ${JSON.stringify(tag)}.length).join(','); }`).join('\n');
+  return `(function (exports, require, module, __filename, __dirname, __svcMetaUrl) {\n${fns}\nmodule.exports.answer = () => [${Array.from({ length: 40 }, (_, i) => `f${i}([1, 2])`).join(', ')}].join(';') + ' ' + __svcMetaUrl.endsWith('/main.js');\n})`;
+}
+
+describe('the daemon script and its code cache', () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const setup = (source: string, sha256 = 'a'.repeat(64)) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-script-cache-'));
+    dirs.push(dir);
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'svc-script.cjs'), source);
+    writeFileSync(join(app, 'script.json'), JSON.stringify({ file: 'svc-script.cjs', sha256 }));
+    return { app, cache: join(dir, 'cache', 'svc-script') };
+  };
+  /** One start: runs the script, says what became of the cache, calls the program, saves when asked. */
+  const start = (app: string, cache: string, save = true): { trace: string; answer: string } => {
+    const code = `
+      const { runScript } = await import(${JSON.stringify(RUNNER)});
+      let trace = '';
+      const { answer } = runScript(${JSON.stringify(app)}, ${JSON.stringify(cache)}, (line) => (trace = line));
+      const result = answer();
+      ${save ? "globalThis[Symbol.for('svc.codeCache')].save();" : ''}
+      process.stdout.write(JSON.stringify({ trace, answer: result }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout) as { trace: string; answer: string };
+  };
+  const cacheFiles = (cache: string): string[] => {
+    try {
+      return readdirSync(cache).filter((f) => f.endsWith('.bin'));
+    } catch {
+      return [];
+    }
+  };
+
+  it('a cache written after a run is accepted by the next start, rewritten while young, then left alone', () => {
+    const { app, cache } = setup(program('one'));
+    const first = start(app, cache);
+    assert.equal(first.trace, 'script compiled (code cache absent)');
+    assert.match(first.answer, / true$/, 'the program sees a main.js URL in its folder as import.meta.url');
+    const [file] = cacheFiles(cache);
+    assert.ok(file, 'a cache file is written');
+    assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+    assert.equal(statSync(cache).mode & 0o777, 0o700);
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 1)');
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2)');
+    const kept = readFileSync(join(cache, file));
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2)');
+    assert.deepEqual(readFileSync(join(cache, file)), kept, 'an old cache is not written again');
+    assert.equal(start(app, cache, false).answer, first.answer, 'the program runs the same from its cache');
+  });
+
+  it('another script (another sha256) has a cache file of its own', () => {
+    const { app, cache } = setup(program('one'), 'a'.repeat(64));
+    start(app, cache);
+    writeFileSync(join(app, 'svc-script.cjs'), program('two'));
+    writeFileSync(join(app, 'script.json'), JSON.stringify({ file: 'svc-script.cjs', sha256: 'b'.repeat(64) }));
+    assert.equal(start(app, cache).trace, 'script compiled (code cache absent)');
+    assert.equal(cacheFiles(cache).length, 2);
+  });
+
+  it('a damaged cache file, or one others can write, is not given to V8: the script compiles and runs', () => {
+    const { app, cache } = setup(program('one'));
+    const answer = start(app, cache).answer;
+    const file = join(cache, cacheFiles(cache)[0]!);
+    const good = readFileSync(file);
+    const damaged = Buffer.from(good);
+    damaged[good.length - 5]! ^= 0xff;
+    writeFileSync(file, damaged);
+    const run = start(app, cache, false);
+    assert.equal(run.trace, 'script compiled (code cache absent)');
+    assert.equal(run.answer, answer);
+    writeFileSync(file, good);
+    chmodSync(file, 0o622);
+    assert.equal(start(app, cache, false).trace, 'script compiled (code cache absent)');
+  });
+
+  it('any one changed byte or a cut anywhere in a cache file makes it unreadable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-script-cache-'));
+    dirs.push(dir);
+    const file = join(dir, 'c.bin');
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.nat(7), fc.nat(), fc.integer({ min: 1, max: 255 }), (data, generation, at, flip) => {
+        writeCodeCache(file, Buffer.from(data), generation);
+        const whole = readFileSync(file);
+        const read = readCodeCache(file) as { data: Buffer; generation: number } | undefined;
+        assert.deepEqual(read && { data: [...read.data], generation: read.generation }, { data: [...data], generation });
+        const changed = Buffer.from(whole);
+        changed[at % whole.length]! ^= flip;
+        writeFileSync(file, changed);
+        assert.equal(readCodeCache(file), undefined, `byte ${at % whole.length} changed`);
+        writeFileSync(file, whole.subarray(0, at % whole.length));
+        assert.equal(readCodeCache(file), undefined, `cut at ${at % whole.length}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the cache folder: NODE_DISABLE_COMPILE_CACHE turns it off, NODE_COMPILE_CACHE moves it, else the user cache folder', () => {
+    assert.equal(codeCacheDir({ NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: '/c' }, '/h'), undefined);
+    assert.equal(codeCacheDir({ NODE_COMPILE_CACHE: '/n' }, '/h'), join('/n', 'svc-script'));
+    assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/c' }, '/h'), join('/c', 'svc', 'node-compile-cache', 'svc-script'));
+    assert.equal(codeCacheDir({}, '/h'), join('/h', '.cache', 'svc', 'node-compile-cache', 'svc-script'));
+    assert.equal(codeCacheDir({}, undefined), undefined);
+  });
+});
