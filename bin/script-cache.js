@@ -109,5 +109,6 @@ export function runScript(appDir, cacheDir, trace) {
   // import.meta.url of the bundled sources: a file in the same folder, as for the ESM build.
   const metaUrl = pathToFileURL(join(appDir, 'main.js')).href;
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, appDir, metaUrl);
+  trace?.('script run');
   return module.exports;
 }

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeProblem } from './node-version.js';
 
-if (process.env.SVC_TRACE_START === '1') process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main bin\n`);
+// SVC_TRACE_START=1: the start's steps on stderr (src/daemon/start-trace.ts writes the same lines).
+const traceStep =
+  process.env.SVC_TRACE_START === '1'
+    ? (step) => {
+        const used = process.threadCpuUsage?.();
+        const cpu = used ? ` (cpu ${((used.user + used.system) / 1000).toFixed(0)})` : '';
+        process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main ${step}${cpu}\n`);
+      }
+    : undefined;
+traceStep?.('bin');
 
 const tooOld = nodeProblem(process.versions.node);
 if (tooOld) {
@@ -48,8 +57,7 @@ if (existsSync(source)) {
   } catch {
     // No home folder: no cache unless XDG_CACHE_HOME names one.
   }
-  const trace = process.env.SVC_TRACE_START === '1' ? (step) => process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main ${step}\n`) : undefined;
-  const { runCli } = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), trace);
+  const { runCli } = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), traceStep);
   process.exitCode = await runCli(process.argv);
 } else {
   await import('../dist/app/main.js');
