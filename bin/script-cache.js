@@ -10,14 +10,16 @@
 // file is named by the script's sha256 (V8 itself checks only the source's length, its version and
 // its flags), the Node version and the architecture; it lives in the user's private cache folder
 // beside Node's compile cache, is checked (magic, crc32, owner, not writable by others) before V8
-// sees it, and is written by rename. A start whose cache was accepted writes it again only while it
-// is young (GENERATIONS): a cache made by a cold start lacks the warm start's functions.
+// sees it, and is written by rename. A start without a cache file loads the ES modules instead
+// (see runScript); a start whose cache was accepted writes it again only while it is young
+// (GENERATIONS): the functions a later start runs and an early one did not are then in it too.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
 // Plain JavaScript, no dependencies: it runs before anything is loaded.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
 
@@ -28,6 +30,8 @@ const HEADER = 16;
 const GENERATIONS = 2;
 /** The hook serve calls once the first answers are out (src/cli/code-cache.ts). */
 const HOOK = Symbol.for('svc.codeCache');
+/** The process that writes a first cache (`node seed-code-cache.js APP_DIR CACHE_DIR`). */
+const SEEDER = fileURLToPath(new URL('./seed-code-cache.js', import.meta.url));
 
 /** CRC-32 of the generation field and the data: any one damaged byte changes it. */
 function checksum(generation, data) {
@@ -74,29 +78,72 @@ export function writeCodeCache(file, data, generation) {
   renameSync(temp, file);
 }
 
-/**
- * Compiles and runs the script in `appDir` (named by its script.json) with its code cache from
- * `cacheDir`, and returns its exports. Sets the save hook; `trace` gets one line about the cache.
- */
-export function runScript(appDir, cacheDir, trace) {
+/** Node's options without the code they were given to run (`-e CODE`, `-p CODE`, `--input-type`). */
+export function runtimeFlags(execArgv) {
+  const flags = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print') i++;
+    else if (!/^--(eval|print|input-type)=/.test(arg) && arg !== '-i' && arg !== '--interactive') flags.push(arg);
+  }
+  return flags;
+}
+
+/** What the script in `appDir` is, and where its code cache goes (undefined: caching off). */
+function scriptOf(appDir, cacheDir) {
   const manifest = JSON.parse(readFileSync(join(appDir, 'script.json'), 'utf8'));
   const filename = join(appDir, manifest.file);
-  const source = readFileSync(filename, 'utf8');
   const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${manifest.sha256.slice(0, 16)}-${process.version}-${process.arch}.bin`);
-  const cached = cacheFile === undefined ? undefined : readCodeCache(cacheFile);
+  return { filename, cacheFile };
+}
+
+function compile(filename, cachedData) {
   // The script is one function expression: (exports, require, module, __filename, __dirname, __svcMetaUrl).
-  const script = new vm.Script(source, {
+  return new vm.Script(readFileSync(filename, 'utf8'), {
     filename,
-    ...(cached ? { cachedData: cached.data } : {}),
+    ...(cachedData ? { cachedData } : {}),
     // The bundled packages keep a few import() calls (Node's own modules).
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const accepted = cached !== undefined && script.cachedDataRejected === false;
-  trace?.(`script compiled (code cache ${accepted ? `accepted, generation ${cached.generation}` : cached ? 'rejected' : 'absent'})`);
+}
+
+/**
+ * Runs the script in `appDir` (named by its script.json) with its code cache from `cacheDir` and
+ * returns its exports, or returns undefined when there is no usable cache file: compiling the
+ * whole script without one costs a start more than loading the ES modules it needs (about 60 ms of
+ * CPU before the import worker can start), so that start loads the ES modules, and once its first
+ * answers are out a separate process compiles the script and writes a first cache (generation 0:
+ * the top level only). A start that runs the script writes the cache again after its first answers,
+ * with every function compiled by then, while the cache is young (GENERATIONS). Sets the hook serve
+ * calls then; `trace` gets one line about the cache.
+ */
+export function runScript(appDir, cacheDir, trace) {
+  const { filename, cacheFile } = scriptOf(appDir, cacheDir);
+  const cached = cacheFile === undefined ? undefined : readCodeCache(cacheFile);
+  if (cached === undefined) {
+    trace?.('script not run (no code cache)');
+    let seeded = false;
+    globalThis[HOOK] = {
+      save() {
+        if (seeded || cacheFile === undefined) return;
+        seeded = true;
+        try {
+          // Same Node, same flags: V8 takes a code cache only from a process that matches.
+          spawn(process.execPath, [...runtimeFlags(process.execArgv), SEEDER, appDir, cacheDir], { stdio: 'ignore' }).on('error', () => {}).unref();
+        } catch {
+          // Cannot start a process: the next start loads the ES modules again.
+        }
+      },
+    };
+    return undefined;
+  }
+  const script = compile(filename, cached.data);
+  const accepted = script.cachedDataRejected === false;
+  trace?.(`script compiled (code cache ${accepted ? `accepted, generation ${cached.generation}` : 'rejected'})`);
   let saved = false;
   globalThis[HOOK] = {
     save() {
-      if (saved || cacheFile === undefined || (accepted && cached.generation >= GENERATIONS)) return;
+      if (saved || (accepted && cached.generation >= GENERATIONS)) return;
       saved = true;
       try {
         writeCodeCache(cacheFile, script.createCachedData(), accepted ? cached.generation + 1 : 1);
@@ -111,4 +158,10 @@ export function runScript(appDir, cacheDir, trace) {
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, appDir, metaUrl);
   trace?.('script run');
   return module.exports;
+}
+
+/** The first code cache of the script in `appDir` (generation 0: what V8 compiles before running it). */
+export function seedCodeCache(appDir, cacheDir) {
+  const { filename, cacheFile } = scriptOf(appDir, cacheDir);
+  writeCodeCache(cacheFile, compile(filename).createCachedData(), 0);
 }

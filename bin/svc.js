@@ -57,8 +57,9 @@ if (existsSync(source)) {
   } catch {
     // No home folder: no cache unless XDG_CACHE_HOME names one.
   }
-  const { runCli } = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), traceStep);
-  process.exitCode = await runCli(process.argv);
+  const program = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), traceStep);
+  if (program) process.exitCode = await program.runCli(process.argv);
+  else await import('../dist/app/main.js');
 } else {
   await import('../dist/app/main.js');
 }

@@ -1,6 +1,7 @@
 // The installed daemon's script and its code cache (bin/script-cache.js), on a small script laid out
 // as the build lays out the real one: each start is a real Node process, since V8 accepts or rejects
-// a code cache per process. The whole package is covered by pack-install.test.ts.
+// a code cache per process, and the first cache is written by a process of its own (a real one
+// here too). The whole package is covered by pack-install.test.ts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 // @ts-expect-error plain JavaScript without declarations (it runs before anything is loaded)
-import { codeCacheDir, readCodeCache, writeCodeCache } from '../../bin/script-cache.js';
+import { codeCacheDir, readCodeCache, runtimeFlags, writeCodeCache } from '../../bin/script-cache.js';
 
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'script-cache.js');
 
@@ -32,18 +33,21 @@ describe('the daemon script and its code cache', () => {
     writeFileSync(join(app, 'script.json'), JSON.stringify({ file: 'svc-script.cjs', sha256 }));
     return { app, cache: join(dir, 'cache', 'svc-script') };
   };
-  /** One start: runs the script, says what became of the cache, calls the program, saves when asked. */
-  const start = (app: string, cache: string, save = true): { trace: string; answer: string } => {
+  /**
+   * One start: runs the script when its cache allows, says what the runner traced, calls the program,
+   * calls the save hook when asked (as serve does after its first answers).
+   */
+  const start = (app: string, cache: string, save = true): { trace: string; answer: string | null } => {
     const code = `
       const { runScript } = await import(${JSON.stringify(RUNNER)});
-      let trace = '';
-      const { answer } = runScript(${JSON.stringify(app)}, ${JSON.stringify(cache)}, (line) => (trace = line));
-      const result = answer();
+      const trace = [];
+      const program = runScript(${JSON.stringify(app)}, ${JSON.stringify(cache)}, (line) => trace.push(line));
+      const answer = program ? program.answer() : null;
       ${save ? "globalThis[Symbol.for('svc.codeCache')].save();" : ''}
-      process.stdout.write(JSON.stringify({ trace, answer: result }));`;
+      process.stdout.write(JSON.stringify({ trace: trace.join('; '), answer }));`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    return JSON.parse(run.stdout) as { trace: string; answer: string };
+    return JSON.parse(run.stdout) as { trace: string; answer: string | null };
   };
   const cacheFiles = (cache: string): string[] => {
     try {
@@ -52,47 +56,66 @@ describe('the daemon script and its code cache', () => {
       return [];
     }
   };
-
-  it('a cache written after a run is accepted by the next start, rewritten while young, then left alone', () => {
-    const { app, cache } = setup(program('one'));
-    const first = start(app, cache);
-    assert.equal(first.trace, 'script compiled (code cache absent)');
-    assert.match(first.answer, / true$/, 'the program sees a main.js URL in its folder as import.meta.url');
+  /** The first cache, which a process of its own writes after the first start: waited for. */
+  const seeded = async (cache: string): Promise<string> => {
+    for (let i = 0; cacheFiles(cache).length === 0 && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const [file] = cacheFiles(cache);
-    assert.ok(file, 'a cache file is written');
-    assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+    assert.ok(file, 'a first cache is written by the seeding process');
+    return join(cache, file);
+  };
+  const NOT_RUN = 'script not run (no code cache)';
+
+  it('without a cache the script is not run and a process of its own writes a first cache; starts run it from there, rewrite it while young, then leave it alone', async () => {
+    const { app, cache } = setup(program('one'));
+    assert.deepEqual(start(app, cache), { trace: NOT_RUN, answer: null });
+    const file = await seeded(cache);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(cache).mode & 0o777, 0o700);
-    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 1)');
-    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2)');
-    const kept = readFileSync(join(cache, file));
-    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2)');
-    assert.deepEqual(readFileSync(join(cache, file)), kept, 'an old cache is not written again');
-    assert.equal(start(app, cache, false).answer, first.answer, 'the program runs the same from its cache');
+    const second = start(app, cache);
+    assert.equal(second.trace, 'script compiled (code cache accepted, generation 0); script run');
+    assert.match(second.answer ?? '', / true$/, 'the program sees a main.js URL in its folder as import.meta.url');
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 1); script run');
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2); script run');
+    const kept = readFileSync(file);
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 2); script run');
+    assert.deepEqual(readFileSync(file), kept, 'an old cache is not written again');
+    assert.equal(start(app, cache, false).answer, second.answer, 'the program runs the same from its cache');
   });
 
-  it('another script (another sha256) has a cache file of its own', () => {
+  it('a cache V8 rejects is replaced after the run: the script compiles, runs, and the next start takes the new cache', async () => {
+    const { app, cache } = setup(program('one'));
+    start(app, cache);
+    const file = await seeded(cache);
+    writeCodeCache(file, Buffer.from('not a V8 code cache, but whole and checksummed'), 1);
+    const run = start(app, cache);
+    assert.equal(run.trace, 'script compiled (code cache rejected); script run');
+    assert.match(run.answer ?? '', / true$/);
+    assert.equal(start(app, cache).trace, 'script compiled (code cache accepted, generation 1); script run');
+  });
+
+  it('another script (another sha256) has a cache file of its own', async () => {
     const { app, cache } = setup(program('one'), 'a'.repeat(64));
     start(app, cache);
+    await seeded(cache);
     writeFileSync(join(app, 'svc-script.cjs'), program('two'));
     writeFileSync(join(app, 'script.json'), JSON.stringify({ file: 'svc-script.cjs', sha256: 'b'.repeat(64) }));
-    assert.equal(start(app, cache).trace, 'script compiled (code cache absent)');
-    assert.equal(cacheFiles(cache).length, 2);
+    assert.equal(start(app, cache, false).trace, NOT_RUN);
+    assert.equal(cacheFiles(cache).length, 1);
   });
 
-  it('a damaged cache file, or one others can write, is not given to V8: the script compiles and runs', () => {
+  it('a damaged cache file, or one others can write, is not given to V8: the start loads without the script', async () => {
     const { app, cache } = setup(program('one'));
-    const answer = start(app, cache).answer;
-    const file = join(cache, cacheFiles(cache)[0]!);
+    start(app, cache);
+    const file = await seeded(cache);
     const good = readFileSync(file);
+    assert.match(start(app, cache, false).trace, /accepted/);
     const damaged = Buffer.from(good);
     damaged[good.length - 5]! ^= 0xff;
     writeFileSync(file, damaged);
-    const run = start(app, cache, false);
-    assert.equal(run.trace, 'script compiled (code cache absent)');
-    assert.equal(run.answer, answer);
+    assert.equal(start(app, cache, false).trace, NOT_RUN);
     writeFileSync(file, good);
     chmodSync(file, 0o622);
-    assert.equal(start(app, cache, false).trace, 'script compiled (code cache absent)');
+    assert.equal(start(app, cache, false).trace, NOT_RUN);
   });
 
   it('any one changed byte or a cut anywhere in a cache file makes it unreadable', () => {
@@ -122,5 +145,11 @@ describe('the daemon script and its code cache', () => {
     assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/c' }, '/h'), join('/c', 'svc', 'node-compile-cache', 'svc-script'));
     assert.equal(codeCacheDir({}, '/h'), join('/h', '.cache', 'svc', 'node-compile-cache', 'svc-script'));
     assert.equal(codeCacheDir({}, undefined), undefined);
+  });
+
+  it("the seeding process gets the daemon's Node options, not the code they were given to run", () => {
+    assert.deepEqual(runtimeFlags(['--expose-gc', '--input-type=module', '-e', 'code', '--max-old-space-size=100']), ['--expose-gc', '--max-old-space-size=100']);
+    assert.deepEqual(runtimeFlags(['-p', 'code', '--eval=more', '--print=x', '--stack-size=900']), ['--stack-size=900']);
+    assert.deepEqual(runtimeFlags(['--eval', 'code', '-i']), []);
   });
 });
