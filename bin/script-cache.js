@@ -16,7 +16,6 @@
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
 // Plain JavaScript, no dependencies: it runs before anything is loaded.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -127,12 +126,15 @@ export function runScript(appDir, cacheDir, trace) {
       save() {
         if (seeded || cacheFile === undefined) return;
         seeded = true;
-        try {
-          // Same Node, same flags: V8 takes a code cache only from a process that matches.
-          spawn(process.execPath, [...runtimeFlags(process.execArgv), SEEDER, appDir, cacheDir], { stdio: 'ignore' }).on('error', () => {}).unref();
-        } catch {
-          // Cannot start a process: the next start loads the ES modules again.
-        }
+        // Loaded here: a warm start never needs it (about 2.5 ms).
+        import('node:child_process')
+          .then(({ spawn }) => {
+            // Same Node, same flags: V8 takes a code cache only from a process that matches.
+            spawn(process.execPath, [...runtimeFlags(process.execArgv), SEEDER, appDir, cacheDir], { stdio: 'ignore' }).on('error', () => {}).unref();
+          })
+          .catch(() => {
+            // Cannot start a process: the next start loads the ES modules again.
+          });
       },
     };
     return undefined;
