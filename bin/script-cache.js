@@ -16,6 +16,7 @@
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
 // Plain JavaScript, no dependencies: it runs before anything is loaded.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, rm, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,6 +32,36 @@ const GENERATIONS = 2;
 const HOOK = Symbol.for('svc.codeCache');
 /** The process that writes a first cache (`node seed-code-cache.js APP_DIR CACHE_DIR`). */
 const SEEDER = fileURLToPath(new URL('./seed-code-cache.js', import.meta.url));
+
+/** Cache files not used for this long are removed (a svc or Node version gone by). */
+const UNUSED_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Marks `keep` as used now and removes the folder's cache files unused for 30 days (and temp files
+ * a write that died left for a day): other installs and Node versions share the folder, so age is
+ * the only safe test. Never throws.
+ */
+export async function tidyCodeCache(dir, keep, now = Date.now()) {
+  if (keep !== undefined) await utimes(keep, new Date(now), new Date(now)).catch(() => {});
+  let names;
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const temp = /^[0-9a-f]{16}-v[0-9.]+-[a-z0-9]+\.bin\.\d+\.tmp$/.test(name);
+    if (!temp && !/^[0-9a-f]{16}-v[0-9.]+-[a-z0-9]+\.bin$/.test(name)) continue;
+    const file = join(dir, name);
+    if (file === keep) continue;
+    try {
+      const st = await lstat(file);
+      if (st.isFile() && now - st.mtimeMs > (temp ? 24 * 3600 * 1000 : UNUSED_MS)) await rm(file, { force: true });
+    } catch {
+      // Gone already, or not ours to judge.
+    }
+  }
+}
 
 /** CRC-32 of the generation field and the data: any one damaged byte changes it. */
 function checksum(generation, data) {
@@ -145,13 +176,16 @@ export function runScript(appDir, cacheDir, trace) {
   let saved = false;
   globalThis[HOOK] = {
     save() {
-      if (saved || (accepted && cached.generation >= GENERATIONS)) return;
+      if (saved) return;
       saved = true;
-      try {
-        writeCodeCache(cacheFile, script.createCachedData(), accepted ? cached.generation + 1 : 1);
-      } catch {
-        // A cache folder that cannot be written: the next start compiles, as without a cache.
+      if (!accepted || cached.generation < GENERATIONS) {
+        try {
+          writeCodeCache(cacheFile, script.createCachedData(), accepted ? cached.generation + 1 : 1);
+        } catch {
+          // A cache folder that cannot be written: the next start compiles, as without a cache.
+        }
       }
+      void tidyCodeCache(cacheDir, cacheFile);
     },
   };
   const module = { exports: {} };
@@ -163,7 +197,8 @@ export function runScript(appDir, cacheDir, trace) {
 }
 
 /** The first code cache of the script in `appDir` (generation 0: what V8 compiles before running it). */
-export function seedCodeCache(appDir, cacheDir) {
+export async function seedCodeCache(appDir, cacheDir) {
   const { filename, cacheFile } = scriptOf(appDir, cacheDir);
   writeCodeCache(cacheFile, compile(filename).createCachedData(), 0);
+  await tidyCodeCache(cacheDir, cacheFile);
 }

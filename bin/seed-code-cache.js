@@ -5,9 +5,6 @@ import { seedCodeCache } from './script-cache.js';
 
 const [appDir, cacheDir] = process.argv.slice(2);
 if (appDir && cacheDir) {
-  try {
-    seedCodeCache(appDir, cacheDir);
-  } catch {
-    // The next start loads the ES modules again and asks again.
-  }
+  // A cache that cannot be made or written: the next start loads the ES modules again and asks again.
+  await seedCodeCache(appDir, cacheDir).catch(() => {});
 }

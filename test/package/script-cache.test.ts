@@ -4,14 +4,14 @@
 // here too). The whole package is covered by pack-install.test.ts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 // @ts-expect-error plain JavaScript without declarations (it runs before anything is loaded)
-import { codeCacheDir, readCodeCache, runtimeFlags, writeCodeCache } from '../../bin/script-cache.js';
+import { codeCacheDir, readCodeCache, runtimeFlags, tidyCodeCache, writeCodeCache } from '../../bin/script-cache.js';
 
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'script-cache.js');
 
@@ -145,6 +145,28 @@ describe('the daemon script and its code cache', () => {
     assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/c' }, '/h'), join('/c', 'svc', 'node-compile-cache', 'svc-script'));
     assert.equal(codeCacheDir({}, '/h'), join('/h', '.cache', 'svc', 'node-compile-cache', 'svc-script'));
     assert.equal(codeCacheDir({}, undefined), undefined);
+  });
+
+  it('cache files unused for 30 days (other versions of svc or Node) and day-old temp files are removed; the one in use is marked used', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-script-cache-'));
+    dirs.push(dir);
+    const now = Date.now();
+    const day = 24 * 3600 * 1000;
+    const file = (name: string, ageDays: number): string => {
+      const f = join(dir, name);
+      writeFileSync(f, 'x');
+      utimesSync(f, new Date(now - ageDays * day), new Date(now - ageDays * day));
+      return f;
+    };
+    const kept = file('aaaaaaaaaaaaaaaa-v24.21.0-x64.bin', 40);
+    const old = file('bbbbbbbbbbbbbbbb-v24.20.0-x64.bin', 31);
+    const recent = file('cccccccccccccccc-v22.22.0-arm64.bin', 29);
+    const deadTemp = file('cccccccccccccccc-v22.22.0-arm64.bin.4242.tmp', 2);
+    const freshTemp = file('cccccccccccccccc-v22.22.0-arm64.bin.4243.tmp', 0.5);
+    const other = file('notes.txt', 400);
+    await tidyCodeCache(dir, kept, now);
+    assert.deepEqual([kept, old, recent, deadTemp, freshTemp, other].map((f) => existsSync(f)), [true, false, true, false, true, true]);
+    assert.ok(now - statSync(kept).mtimeMs < day, 'the cache in use is marked used now');
   });
 
   it("the seeding process gets the daemon's Node options, not the code they were given to run", () => {
