@@ -57,9 +57,19 @@ if (existsSync(source)) {
   } catch {
     // No home folder: no cache unless XDG_CACHE_HOME names one.
   }
-  const program = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), codeCacheDir(process.env, home), traceStep);
+  const cacheDir = codeCacheDir(process.env, home);
+  const program = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), cacheDir, traceStep);
   if (program) process.exitCode = await program.runCli(process.argv);
-  else await import('../dist/app/main.js');
+  else {
+    if (cacheDir !== undefined) {
+      // No code cache: the first start of this build, whose snapshots are all stale (the build is
+      // in their key), so this start imports. Its import worker starts now, in parallel with the
+      // rest of the start; a start that finds its snapshots after all ends it unused.
+      const { prestartImportWorker } = await import('../dist/app/import-pool.js');
+      prestartImportWorker();
+    }
+    await import('../dist/app/main.js');
+  }
 } else {
   await import('../dist/app/main.js');
 }

@@ -30,7 +30,8 @@ const fingerprint = await buildFingerprint(join(ROOT, 'src'));
 const define = { SVC_BUILD_FINGERPRINT: JSON.stringify(fingerprint), SVC_TOOL_LIST: JSON.stringify(JSON.stringify(describeTools(TOOLS))) };
 await build({
   absWorkingDir: ROOT,
-  entryPoints: { main: 'src/cli/main.ts', 'import-worker-boot': 'src/daemon/import-worker-boot.ts' },
+  // import-pool: bin/svc.js starts the import worker through it before main.js loads (a new build's first start).
+  entryPoints: { main: 'src/cli/main.ts', 'import-worker-boot': 'src/daemon/import-worker-boot.ts', 'import-pool': 'src/daemon/import-pool.ts' },
   outdir: join(OUT, 'app'),
   chunkNames: 'chunk-[hash]',
   bundle: true,
