@@ -148,7 +148,15 @@ function compile(filename, cachedData) {
  * calls then; `trace` gets one line about the cache.
  */
 export function runScript(appDir, cacheDir, trace) {
-  const { filename, cacheFile } = scriptOf(appDir, cacheDir);
+  let script;
+  try {
+    script = scriptOf(appDir, cacheDir);
+  } catch (error) {
+    // A damaged install (script.json unreadable): the ES modules still run the program.
+    trace?.(`script not run (${error.message})`);
+    return undefined;
+  }
+  const { filename, cacheFile } = script;
   const cached = cacheFile === undefined ? undefined : readCodeCache(cacheFile);
   if (cached === undefined) {
     trace?.('script not run (no code cache)');
@@ -170,8 +178,14 @@ export function runScript(appDir, cacheDir, trace) {
     };
     return undefined;
   }
-  const script = compile(filename, cached.data);
-  const accepted = script.cachedDataRejected === false;
+  let compiled;
+  try {
+    compiled = compile(filename, cached.data);
+  } catch (error) {
+    trace?.(`script not run (${error.message})`);
+    return undefined;
+  }
+  const accepted = compiled.cachedDataRejected === false;
   trace?.(`script compiled (code cache ${accepted ? `accepted, generation ${cached.generation}` : 'rejected'})`);
   let saved = false;
   globalThis[HOOK] = {
@@ -180,7 +194,7 @@ export function runScript(appDir, cacheDir, trace) {
       saved = true;
       if (!accepted || cached.generation < GENERATIONS) {
         try {
-          writeCodeCache(cacheFile, script.createCachedData(), accepted ? cached.generation + 1 : 1);
+          writeCodeCache(cacheFile, compiled.createCachedData(), accepted ? cached.generation + 1 : 1);
         } catch {
           // A cache folder that cannot be written: the next start compiles, as without a cache.
         }
@@ -191,7 +205,7 @@ export function runScript(appDir, cacheDir, trace) {
   const module = { exports: {} };
   // import.meta.url of the bundled sources: a file in the same folder, as for the ESM build.
   const metaUrl = pathToFileURL(join(appDir, 'main.js')).href;
-  script.runInThisContext()(module.exports, createRequire(filename), module, filename, appDir, metaUrl);
+  compiled.runInThisContext()(module.exports, createRequire(filename), module, filename, appDir, metaUrl);
   trace?.('script run');
   return module.exports;
 }

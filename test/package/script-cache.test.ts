@@ -118,6 +118,15 @@ describe('the daemon script and its code cache', () => {
     assert.equal(start(app, cache, false).trace, NOT_RUN);
   });
 
+  it('an unreadable script.json leaves the program to the ES modules, with no cache asked for', () => {
+    const { app, cache } = setup(program('one'));
+    writeFileSync(join(app, 'script.json'), '{"file": "svc-scr');
+    const run = start(app, cache, false);
+    assert.equal(run.answer, null);
+    assert.match(run.trace, /^script not run \(.*JSON/);
+    assert.deepEqual(cacheFiles(cache), []);
+  });
+
   it('any one changed byte or a cut anywhere in a cache file makes it unreadable', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-script-cache-'));
     dirs.push(dir);
