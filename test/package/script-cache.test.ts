@@ -127,6 +127,16 @@ describe('the daemon script and its code cache', () => {
     assert.deepEqual(cacheFiles(cache), []);
   });
 
+  it('a script file gone from the install, with its cache still there, leaves the program to the ES modules', async () => {
+    const { app, cache } = setup(program('one'));
+    start(app, cache);
+    await seeded(cache);
+    rmSync(join(app, 'svc-script.cjs'));
+    const run = start(app, cache, false);
+    assert.equal(run.answer, null);
+    assert.match(run.trace, /^script not run \(ENOENT/);
+  });
+
   it('any one changed byte or a cut anywhere in a cache file makes it unreadable', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-script-cache-'));
     dirs.push(dir);
