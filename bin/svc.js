@@ -6,9 +6,19 @@ import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { nodeProblem } from './node-version.js';
 
-if (process.env.SVC_TRACE_START === '1') process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main bin\n`);
+// SVC_TRACE_START=1: the start's steps on stderr (src/daemon/start-trace.ts writes the same lines).
+const traceStep =
+  process.env.SVC_TRACE_START === '1'
+    ? (step) => {
+        const used = process.threadCpuUsage?.();
+        const cpu = used ? ` (cpu ${((used.user + used.system) / 1000).toFixed(0)})` : '';
+        process.stderr.write(`svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} main ${step}${cpu}\n`);
+      }
+    : undefined;
+traceStep?.('bin');
 
 const tooOld = nodeProblem(process.versions.node);
 if (tooOld) {
@@ -36,6 +46,30 @@ if (existsSync(source)) {
     register();
   }
   await import(source.href);
+} else if (process.argv.includes('serve') && existsSync(new URL('../dist/app/script.json', import.meta.url))) {
+  // The installed package's daemon: one script with a code cache of its own (see script-cache.js).
+  // The short commands (status, update, check) load less from the ES modules, which cost them less
+  // than deserializing the daemon's whole code cache.
+  const { codeCacheDir, runScript } = await import('./script-cache.js');
+  let home;
+  try {
+    home = homedir();
+  } catch {
+    // No home folder: no cache unless XDG_CACHE_HOME names one.
+  }
+  const cacheDir = codeCacheDir(process.env, home);
+  const program = runScript(fileURLToPath(new URL('../dist/app/', import.meta.url)), cacheDir, traceStep);
+  if (program) process.exitCode = await program.runCli(process.argv);
+  else {
+    if (cacheDir !== undefined) {
+      // No code cache: the first start of this build, whose snapshots are all stale (the build is
+      // in their key), so this start imports. Its import worker starts now, in parallel with the
+      // rest of the start; a start that finds its snapshots after all ends it unused.
+      const { prestartImportWorker } = await import('../dist/app/import-pool.js');
+      prestartImportWorker();
+    }
+    await import('../dist/app/main.js');
+  }
 } else {
   await import('../dist/app/main.js');
 }

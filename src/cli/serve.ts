@@ -10,6 +10,7 @@ import { handleShutdownSignals } from '../daemon/signals.ts';
 import { removeSocketFile } from '../ipc/server.ts';
 import type { CommandContext } from './types.ts';
 import { traceStep } from '../daemon/start-trace.ts';
+import { saveCodeCache } from './code-cache.ts';
 
 /** `--transport`, `--host` and `--port` over the config's serve section; bad values are usage errors. */
 export function applyServeFlags(config: Config, options: Readonly<Record<string, unknown>>): Config {
@@ -52,8 +53,14 @@ export async function run(ctx: CommandContext): Promise<number> {
   const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
   // stopped would leave none, so write it once everything start-up needs is loaded: after the tool
-  // calls that waited for the catalogue are answered (a cold start writes a few MB of it).
-  void daemon.ready.then(() => setImmediate(() => module.flushCompileCache?.()));
+  // calls that waited for the catalogue are answered (a cold start writes a few MB of it). The
+  // installed script's code cache likewise, which also holds the functions those calls compiled.
+  void daemon.ready.then(() =>
+    setImmediate(() => {
+      module.flushCompileCache?.();
+      saveCodeCache();
+    }),
+  );
   // SIGTERM/SIGINT end the daemon within a second, also in the middle of an import.
   const socketPath = daemon.services?.socketPath;
   const unhandle = handleShutdownSignals({ close: () => daemon.close(), ...(socketPath ? { onForcedExit: () => removeSocketFile(socketPath) } : {}) });

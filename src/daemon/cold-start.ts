@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { ImportOptions } from '../import/index.ts';
 import { readSnapshot, snapshotFile, snapshotKey, type ReadResult } from '../snapshot/store.ts';
-import { ImportPool, type JobReply } from './import-pool.ts';
+import { dropPrestartedWorker, ImportPool, type JobReply } from './import-pool.ts';
 
 /** Imports sent, and snapshots read, ahead at most: each waits in memory until the loader comes to its spec. */
 const AHEAD = 2;
@@ -45,6 +45,12 @@ export class ColdStart {
    * the first snapshots that are there.
    */
   begin(dir: string | undefined, svcVersion: string, specs: readonly StartSpec[]): void {
+    this.#look(dir, svcVersion, specs);
+    // A worker started ahead (bin/svc.js, on a new build's first start) that no job needs goes now.
+    if (this.#jobs.size === 0) void dropPrestartedWorker();
+  }
+
+  #look(dir: string | undefined, svcVersion: string, specs: readonly StartSpec[]): void {
     for (const s of specs.slice(0, LOOKED_AT)) {
       if (this.#jobs.size >= AHEAD && (dir === undefined || this.#reads.size >= AHEAD)) return;
       const key = snapshotKey({ svcVersion, importKey: JSON.stringify([s.file, s.options]) });

@@ -81,6 +81,60 @@ function workerArgs(): string[] {
 /** How long an idle worker is kept for the next job. */
 const IDLE_MS = 5_000;
 
+/** A new import worker thread (no job yet: it waits for one). */
+function newWorker(): Worker {
+  const compileCache = module.getCompileCacheDir?.();
+  // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
+  const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
+  return new Worker(new URL(boot, import.meta.url), {
+    execArgv: workerArgs(),
+    // A small young generation: an import allocates hundreds of MB of short-lived objects, and
+    // with V8's default a worker's peak memory was about a third higher for the same CPU time.
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    ...(compileCache ? { workerData: { compileCache } } : {}),
+  });
+}
+
+/** The worker started ahead of the start's first job, and whether it already ended. */
+let prestarted: { readonly worker: Worker; ended: boolean } | undefined;
+
+/**
+ * Starts the import worker at once, before the daemon's modules and its config are even loaded,
+ * for a start that will most likely import (bin/svc.js: the first start of a new build, whose
+ * snapshots are all stale): the thread boots and loads its modules meanwhile, instead of after
+ * the config is read and the daemon's modules are loaded. The first pool that needs a worker takes
+ * it; a start that sends no job ends it (`dropPrestartedWorker`). It holds no job, so it never
+ * keeps the process alive. Returns the thread.
+ */
+export function prestartImportWorker(): Worker {
+  if (prestarted && !prestarted.ended) return prestarted.worker;
+  traceStep('worker starting ahead');
+  const early = { worker: newWorker(), ended: false };
+  const ended = () => {
+    early.ended = true;
+  };
+  early.worker.once('exit', ended).once('error', ended).unref();
+  prestarted = early;
+  return early.worker;
+}
+
+/** The worker started ahead, taken once; undefined when there is none or it already ended. */
+function takePrestarted(): Worker | undefined {
+  const early = prestarted;
+  prestarted = undefined;
+  if (!early) return undefined;
+  if (!early.ended) return early.worker;
+  void early.worker.terminate();
+  return undefined;
+}
+
+/** Ends the worker started ahead when no pool took it (a start that found every snapshot). */
+export async function dropPrestartedWorker(): Promise<void> {
+  const early = prestarted;
+  prestarted = undefined;
+  await early?.worker.terminate();
+}
+
 export class ImportPool {
   #worker: Worker | undefined;
   #nextId = 1;
@@ -169,17 +223,9 @@ export class ImportPool {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    traceStep('worker starting');
-    const compileCache = module.getCompileCacheDir?.();
-    // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
-    const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
-    const worker = new Worker(new URL(boot, import.meta.url), {
-      execArgv: workerArgs(),
-      // A small young generation: an import allocates hundreds of MB of short-lived objects, and
-      // with V8's default a worker's peak memory was about a third higher for the same CPU time.
-      resourceLimits: { maxYoungGenerationSizeMb: 8 },
-      ...(compileCache ? { workerData: { compileCache } } : {}),
-    });
+    const early = takePrestarted();
+    traceStep(early ? 'worker taken (started ahead)' : 'worker starting');
+    const worker = early ?? newWorker();
     worker.on('message', (message: WorkerMessage) => {
       const p = this.#pending.get(message.id);
       if (!p) return;
@@ -221,6 +267,6 @@ export class ImportPool {
     if (this.#idle) clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    await Promise.all([worker?.terminate(), dropPrestartedWorker()]);
   }
 }

@@ -164,4 +164,36 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
     const bundled = readdirSync(join(installed, 'dist', 'app')).filter((f) => f.endsWith('.js'));
     assert.ok(bundled.some((f) => readFileSync(join(installed, 'dist', 'app', f), 'utf8').includes(JSON.stringify(fingerprint))), `the bundle holds the fingerprint ${fingerprint}`);
   });
+
+  it('runs the daemon as one script once a code cache is written; later starts take it and renew it while young', async (t) => {
+    if (offline) return t.skip(`the dependencies are neither in the npm cache nor reachable: ${offline}`);
+    const config = join(installed, 'svc.yaml.example');
+    const cacheHome = join(work, 'cache-code');
+    const env = { ...plainEnv, BOOKSHELF_TOKEN: 'bookshelf-test-token', XDG_CACHE_HOME: cacheHome, SVC_TRACE_START: '1' } as Record<string, string>;
+    const cacheFiles = (): string[] => {
+      const dir = join(cacheHome, 'svc', 'node-compile-cache', 'svc-script');
+      return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bin')) : [];
+    };
+    /** One start: a search, then (the first time) the wait for the cache file; what the trace says of the script. */
+    const start = async (): Promise<string> => {
+      const transport = new StdioClientTransport({ command: 'svc', args: ['serve', '--config', config], env, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+      const client = new Client({ name: 'svc-pack-test', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        const found = (await client.callTool({ name: 'search', arguments: { query: 'add a book' } })) as { content: { type: string; text?: string }[] };
+        assert.match(found.content[0]?.text ?? '', /bookshelf:POST:\/books/);
+        for (let i = 0; cacheFiles().length === 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await client.close();
+      }
+      return /svc-trace \S+ main (script (?:compiled|not run) \([^)]*\))/.exec(stderr)?.[1] ?? `no trace in:\n${stderr}`;
+    };
+    // The first start loads the ES modules; a process of its own writes the script's first cache.
+    assert.equal(await start(), 'script not run (no code cache)');
+    assert.equal(cacheFiles().length, 1, 'the first cache is written while the daemon serves');
+    assert.equal(await start(), 'script compiled (code cache accepted, generation 0)');
+    assert.equal(await start(), 'script compiled (code cache accepted, generation 1)');
+  });
 });
