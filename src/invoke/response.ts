@@ -129,7 +129,17 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
 
   // Text is read well past the limit so a secret that straddles the cut is seen whole and redacted.
   const textWindow = Math.max(2 * limit + 4096, 64 * 1024);
-  const keep = noBody ? 0 : kind === 'json' ? PARSE_LIMIT : kind === 'image' ? opts.maxImageBytes + 1 : kind === 'binary' ? 0 : textWindow;
+  const keep = noBody
+    ? 0
+    : kind === 'json'
+      ? PARSE_LIMIT
+      : kind === 'image'
+        ? opts.maxImageBytes + 1
+        : // Stryker disable next-line ConditionalExpression,StringLiteral: a binary body is never shown, so what is kept of it only costs memory
+          kind === 'binary'
+          ? 0
+          : textWindow;
+  // Stryker disable next-line BooleanLiteral: nothing is shown of an empty body, so its size is never said
   const read = noBody ? { bytes: new Uint8Array(0), total: 0, exact: true } : await readBody(res, keep);
 
   let body: unknown = null;
@@ -139,15 +149,14 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
   const images: ImageContent[] = [];
   const full = `${read.exact ? '' : 'more than '}${sizeLabel(read.total)}`;
 
-  if (kind === 'unknown' && read.total > 0) {
-    // No useful type: text if it decodes as UTF-8 without NULs, else binary.
-    const text = decode(read.bytes.subarray(0, Math.min(read.bytes.length, 4096)), 'utf-8', true);
-    kind = text !== undefined && !text.includes('\u0000') && read.bytes.length > 0 ? 'text' : 'binary';
+  if (kind === 'unknown') {
+    // No useful type: text if its first 4 KB decode as UTF-8 without NULs, else binary.
+    const text = decode(read.bytes.subarray(0, 4096), 'utf-8', true);
+    kind = text !== undefined && !text.includes('\u0000') ? 'text' : 'binary';
   }
 
-  if (read.total === 0) {
-    // Nothing to show.
-  } else if (kind === 'json') {
+  // (Each kind shows nothing of an empty body: an empty JSON body fails to parse and goes on as text.)
+  if (kind === 'json') {
     let compact: string | undefined;
     if (read.bytes.length === read.total) {
       try {
@@ -155,7 +164,7 @@ export async function formatResponse(res: Response, opts: FormatOptions): Promis
         body = redactValue(JSON.parse(decode(read.bytes, charsetOf(contentType), false)!), opts.secrets);
         compact = JSON.stringify(body);
       } catch {
-        compact = undefined;
+        // Not JSON after all: compact stays undefined.
       }
     }
     if (compact === undefined) {

@@ -160,3 +160,56 @@ describe('headers and the status line', () => {
     assert.equal(await first(200, 'Fine'), 'HTTP 200 Fine');
   });
 });
+
+describe('bodies by kind', () => {
+  const show = (bytes: Uint8Array | string, type: string, over: Partial<FormatOptions> = {}) => formatResponse(new Response(bytes, { headers: { 'content-type': type } }), opts(over));
+
+  test('an image up to its cap is attached whole, however much larger than a text window it is', async () => {
+    const png = new Uint8Array(100_000).map((_, i) => i % 251);
+    const r = await show(png, 'image/png', { maxImageBytes: 200_000 });
+    assert.equal(r.images?.length, 1);
+    assert.deepEqual(Buffer.from(r.images![0]!.data, 'base64'), Buffer.from(png));
+    assert.equal((r.structured as { truncated: boolean }).truncated, false);
+  });
+
+  test('an image over its cap is not attached, and the answer says it was cut', async () => {
+    const r = await show(new Uint8Array(300), 'image/png');
+    assert.equal(r.images, undefined);
+    assert.equal((r.structured as { truncated: boolean }).truncated, true);
+  });
+
+  test('an image or binary type with spaced parameters is named without them', async () => {
+    const img = await show(new Uint8Array(10), 'image/png ; q=1');
+    assert.equal(img.images?.[0]?.mimeType, 'image/png');
+    assert.match(img.text, /\[image\/png image, 10 bytes, attached\]/);
+    const bin = await show(new Uint8Array(10), 'application/pdf ; q=1');
+    assert.match(bin.text, /\n\n\[application\/pdf body, 10 bytes: not shown\]$/);
+  });
+
+  test('an empty body shows nothing, whatever its type', async () => {
+    for (const type of ['image/png', 'application/pdf', 'application/json', 'text/plain', 'application/octet-stream', '']) {
+      const r = await show('', type);
+      assert.equal(r.images, undefined, type);
+      assert.equal(r.text.split('\n\n')[1], undefined, `${type}: ${r.text}`);
+      assert.equal((r.structured as { body: unknown }).body, null, type);
+    }
+  });
+
+  test('JSON with a byte that is not UTF-8 inside a string is still JSON', async () => {
+    const r = await show(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), 'application/json');
+    assert.deepEqual((r.structured as { body: unknown }).body, { a: '\ufffd' });
+  });
+
+  test('a body without a useful type is judged by its first 4 KB', async () => {
+    const late = Buffer.concat([Buffer.alloc(4096, 'a'), Buffer.from([0xff, 0xfe, 0x00])]);
+    const r = await show(late, 'application/octet-stream');
+    assert.match(r.text, /\n\naaaa/);
+    const early = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.alloc(10, 'a')]);
+    assert.match((await show(early, 'application/octet-stream')).text, /not shown\]$/);
+  });
+
+  test('400 is the first error status', async () => {
+    assert.equal((await formatResponse(new Response('x', { status: 400 }), opts())).isError, true);
+    assert.equal((await formatResponse(new Response('x', { status: 399 }), opts())).isError, undefined);
+  });
+});
