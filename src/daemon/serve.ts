@@ -24,6 +24,7 @@ import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
 import { FileDigests } from './digests.ts';
 import { ColdStart } from './cold-start.ts';
+import { callContext } from './call-context.ts';
 import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
 import { whileHeavy } from './signals.ts';
@@ -256,15 +257,8 @@ async function serveWith(
       void services?.seed(config, []);
     },
   );
-  const context = async (call?: { readonly readsDetail: boolean }): Promise<SessionContext> => {
-    traceStep('tool call waits for the catalogue');
-    await ready;
-    // A spec fresh from the import worker is served before its documents are made (src/daemon/loader.ts);
-    // a tool that follows schema links waits for them (a few hundred ms, at start only) rather than
-    // parse the source files on this thread. A late part that failed leaves the source files to read.
-    if (call?.readsDetail) await loading.then((l) => l.settled()).catch(() => {});
-    return session;
-  };
+  // Tool calls wait for the catalogue, and inspect and invoke for a fresh spec's documents.
+  const context = callContext({ ready, loading, session: () => session });
 
   let handle: StdioHandle | HttpHandle | undefined;
   let url: string | undefined;

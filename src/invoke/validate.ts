@@ -1,8 +1,7 @@
 // Binds the caller's `params` to the endpoint's parameters and checks them, and the body,
 // against their schemas before anything is sent (validators: compile.ts).
 import type { ErrorObject } from 'ajv';
-import type { BodyContent, Endpoint, ImportedSpec, Parameter, ParamLocation, SchemaLink } from '../model/index.ts';
-import { PARAM_LOCATIONS } from '../model/index.ts';
+import type { BodyContent, Endpoint, ImportedSpec, Parameter, SchemaLink } from '../model/index.ts';
 import { InvalidArgumentsError } from './errors.ts';
 import { validatorFor } from './compile.ts';
 import { toJsonSchema } from './json-schema.ts';
@@ -50,12 +49,13 @@ export function bindArguments(
       if (value === undefined) continue;
       let matches = all.filter((p) => sameName(p, key));
       if (matches.length === 0) {
+        // `query.limit`: the name qualified by its location. A part before the dot that is no
+        // location matches no parameter, and without a dot the name is the whole key, which was
+        // just looked for.
         const dot = key.indexOf('.');
-        const loc = key.slice(0, dot) as ParamLocation;
-        if (dot > 0 && (PARAM_LOCATIONS as readonly string[]).includes(loc)) {
-          const name = key.slice(dot + 1);
-          matches = all.filter((p) => p.in === loc && sameName(p, name));
-        }
+        const loc = key.slice(0, dot);
+        const name = key.slice(dot + 1);
+        matches = all.filter((p) => p.in === loc && sameName(p, name));
       }
       if (matches.length === 0) {
         problems.push(`'${key}': unknown parameter`);
@@ -87,7 +87,8 @@ export function bindArguments(
   const postman = spec.format === 'postman-2.0' || spec.format === 'postman-2.1';
   for (const p of all) {
     if (!p.required || bound.has(p) || reserved.has(p)) continue;
-    if (postman && p.example !== undefined && p.example !== '') bound.set(p, p.example);
+    // (The importer keeps no empty example.)
+    if (postman && p.example !== undefined) bound.set(p, p.example);
     else problems.push(`${label(p)} (${p.in}, ${p.type}): required`);
   }
   const notes: string[] = [];
@@ -156,7 +157,7 @@ export function chooseContent(contents: readonly BodyContent[], wanted: string |
 }
 
 function ajvProblems(where: string, errors: ErrorObject[] | null | undefined): string[] {
-  // Stryker disable next-line ArrayDeclaration,StringLiteral: ajv sets errors whenever a validation fails; this is only a fallback.
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: ajv sets errors whenever a validation fails; this is only a fallback.
   if (!errors) return [`${where}: invalid`];
   // An anyOf/oneOf failure is told once, with its alternatives; its branches' errors at the same
   // place would only repeat it piecemeal.
