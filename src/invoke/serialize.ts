@@ -80,6 +80,11 @@ function isEmpty(v: unknown): boolean {
   return v === '' || v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 }
 
+/** A list whose every item is empty text, null or missing: it says nothing however it is styled. */
+function emptyItems(v: unknown): boolean {
+  return Array.isArray(v) && v.every((item) => item === '' || item === null || item === undefined);
+}
+
 function buildPath(template: string, params: readonly BoundParam[]): { path: string; templateQuery: string } {
   // A few specs write a fixed query into the path (`/search?type=user`): keep it as query.
   const q = template.indexOf('?');
@@ -96,8 +101,9 @@ function buildPath(template: string, params: readonly BoundParam[]): { path: str
       return '';
     }
     const v = pathValue(b.param, b.value);
-    // Empty in any style (`''`, `[]`, `{}`; `.` or `;id=` once styled): the path would name another resource.
-    if (isEmpty(b.value) || v === '') {
+    // Empty in any style (`''`, `[]`, `{}`, a list of nothing but empty items; `.`, `,` or `;id=` once
+    // styled): the path would name another resource.
+    if (isEmpty(b.value) || emptyItems(b.value) || v === '') {
       throw new InvalidArgumentsError(`Path parameter '${name}' of ${template} is empty; it must be a non-empty value.`, [`${name}: empty`]);
     }
     return v;

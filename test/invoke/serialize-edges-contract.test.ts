@@ -1,6 +1,6 @@
 // Parameter serialization at its edges, from serializeParams' contract:
-// - an empty path value is refused in every style (`''`, null, `[]`, `{}`, or a list of empty
-//   string in simple style), naming the parameter in the problems, and a missing one is listed as required;
+// - an empty path value is refused in every style (`''`, null, `[]`, `{}`, or a list of nothing but
+//   empty items), naming the parameter in the problems, and a missing one is listed as required;
 // - a `.` or `..` segment is refused, saying which;
 // - query arrays default to exploded only in form style, send nothing when empty, and
 //   spaceDelimited and pipeDelimited objects are one pair whatever `explode` says;
@@ -46,8 +46,6 @@ describe('path values', () => {
     for (const style of STYLES) {
       for (const explode of [undefined, false, true]) {
         for (const value of EMPTY) {
-          // A list of one empty string makes nothing only in simple style (`.` and `;id=` in the others).
-          if (Array.isArray(value) && value.length > 0 && (style === 'label' || style === 'matrix')) continue;
           const p = param({ in: 'path', ...(style ? { style } : {}), ...(explode !== undefined ? { explode } : {}) });
           const e = refusal(() => serializeParams('/pets/{id}', [{ param: p, value }]));
           const where = JSON.stringify({ style, explode, value });
@@ -57,6 +55,26 @@ describe('path values', () => {
         }
       }
     }
+  });
+
+  test('a list of nothing but empty items is refused in every style, whatever its length', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('', null, undefined), { minLength: 1, maxLength: 5 }), fc.constantFrom(...STYLES), fc.boolean(), (value, style, explode) => {
+        const p = param({ in: 'path', ...(style ? { style } : {}), explode });
+        const e = refusal(() => serializeParams('/pets/{id}', [{ param: p, value }]));
+        assert.ok(e instanceof InvalidArgumentsError);
+        assert.deepEqual(e.problems, ['id: empty']);
+      }),
+    );
+  });
+
+  test('a list with one item that says something is sent', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('', null), { maxLength: 3 }), fc.stringMatching(/^[a-z0-9]{1,8}$/), (blanks, word) => {
+        const { path } = serializeParams('/pets/{id}', [{ param: param({ in: 'path' }), value: [...blanks, word] }]);
+        assert.ok(path.startsWith('/pets/') && path.includes(word), path);
+      }),
+    );
   });
 
   test('missing path values are each listed as required', () => {
