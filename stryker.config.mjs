@@ -43,7 +43,7 @@ const TESTS_FOR = {
  * nearly every src/invoke mutant, so each of those runs paid its 5-8 s, and it is skipped anyway
  * where ../shared/specs is absent (CI). It still runs in `npm test`.
  */
-const NOT_FOR_MUTATION = new Set(['test/invoke/corpus.test.ts']);
+const NOT_FOR_MUTATION = new Set(['test/invoke/corpus.test.ts', 'test/import/corpus.test.ts']);
 
 /**
  * Folders whose tests run in-process (no daemon to start): an infinite loop is called a timeout
