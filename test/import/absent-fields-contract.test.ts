@@ -3,27 +3,12 @@
 // name nor status has an empty label, an Azure parameterized host without parameters has no
 // variables, and an OAuth2 flow whose scopes are not an object lists none.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { importSpec } from '../../src/import/index.ts';
+import { describe, test } from 'node:test';
+import { docLoader } from './load-doc.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-absent-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `a${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const load = docLoader('svc-import-absent-');
 
 const POSTMAN_21 = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 const collection = (items: object[]): object => ({ info: { name: 'c', schema: POSTMAN_21 }, item: items });

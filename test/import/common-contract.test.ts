@@ -2,28 +2,12 @@
 // imports of generated documents: parameter merging, type labels, response labels, servers,
 // security schemes, and the warnings that keep one bad item from sinking the rest.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { importSpec } from '../../src/import/index.ts';
+import { docLoader } from './load-doc.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-common-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `d${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const load = docLoader('svc-import-common-');
 
 const oas = (paths: object, extra: object = {}): object => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths, ...extra });
 const swagger = (paths: object, extra: object = {}): object => ({ swagger: '2.0', info: { title: 't', version: '1' }, paths, ...extra });

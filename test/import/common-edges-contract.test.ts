@@ -4,27 +4,11 @@
 // non-blank line and keep 120 characters whole, endpoints of one server list share it, a null
 // schema is `any`, and a broken operation $ref is warned with the lookup's hint.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { importSpec } from '../../src/import/index.ts';
+import { docLoader } from './load-doc.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-common-edges-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `m${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const load = docLoader('svc-import-common-edges-');
 
 const oas = (paths: object, extra: object = {}): object => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths, ...extra });
 const ok = { '200': { description: 'OK' } };

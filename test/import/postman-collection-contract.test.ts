@@ -3,28 +3,12 @@
 // from 1 in its list), `info.version` is a string or the v2 object form, and the collection
 // format's version is the `/vX.Y.Z/` part of the schema URL.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { importSpec } from '../../src/import/index.ts';
+import { docLoader } from './load-doc.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-postman-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `p${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const load = docLoader('svc-import-postman-');
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 let requestNo = 0;

@@ -3,27 +3,11 @@
 // its trailing slashes (and only then), and header names are trimmed, a `: value` line with no
 // name being no header.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { importSpec } from '../../src/import/index.ts';
+import { before, describe, test } from 'node:test';
+import { docLoader } from './load-doc.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-hosts-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `h${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const load = docLoader('svc-import-hosts-');
 
 const v21 = (item: object[], variable: object[] = []): object => ({
   info: { name: 'c', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },

@@ -4,28 +4,17 @@
 // parameters become the request body under `consumes`, responses take `produces`, and each item
 // that cannot be used is a warning naming its pointer while the rest imports.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { importSpec } from '../../src/import/index.ts';
+import { docLoader } from './load-doc.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-import-swagger-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const loadDoc = docLoader('svc-import-swagger-');
 
 async function load(doc: object): Promise<ImportedSpec> {
-  const file = join(dir, `s${serial++}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const o = await importSpec(file, { name: 's', collection: 'c' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  assert.equal(o.spec.format, 'swagger-2.0');
-  return o.spec;
+  const spec = await loadDoc(doc);
+  assert.equal(spec.format, 'swagger-2.0');
+  return spec;
 }
 
 const swagger = (paths: object, extra: object = {}): object => ({ swagger: '2.0', info: { title: 't', version: '1' }, paths, ...extra });
