@@ -45,11 +45,7 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
     hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
   }
   if (exact.length > 0) {
-    // Several endpoints say the same words: the ranking orders them.
-    const place = new Map<Entry, number>();
-    ranked.forEach((r, i) => place.set(r.entry, i));
-    const order = (e: Entry) => place.get(e) ?? ranked.length;
-    for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
+    for (const entry of exact.length > 1 ? rankedAmong(loaded, states, exact, parsed) : exact) {
       if (hits.length >= limit) break;
       if (seen.has(entry.endpoint.id)) continue;
       seen.add(entry.endpoint.id);
@@ -62,6 +58,22 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
     hits.push({ endpoint: r.entry.endpoint, score: r.score });
   }
   return hits;
+}
+
+/**
+ * Several endpoints say the same words: the ranking orders them. It ranks them alone, not the page's
+ * top hits, where one may be in and another out depending on how deep the page reaches, and the
+ * order of pages would shift. Those the text ranking does not find keep their catalogue order, last.
+ */
+function rankedAmong(loaded: Loaded, states: readonly SpecState[], exact: readonly Entry[], parsed: ParsedQuery): Entry[] {
+  const among = new Set(exact);
+  const specs = new Set(exact.map((e) => e.endpoint.spec));
+  const holding = states.filter((s) => specs.has(s.spec.name));
+  const ranked = rankIn(loaded, holding, parsed, exact.length, { accept: (e) => among.has(e), all: false });
+  const place = new Map<Entry, number>();
+  ranked.forEach((r, i) => place.set(r.entry, i));
+  const order = (e: Entry) => place.get(e) ?? ranked.length;
+  return [...exact].sort((a, b) => order(a) - order(b));
 }
 
 /** Ranks over one spec, or over several through the catalogue's ranker. */

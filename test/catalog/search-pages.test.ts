@@ -127,6 +127,26 @@ describe('Catalog.searchPage', () => {
     );
   });
 
+  it('orders endpoints that all say the query word for word the same way however deep the page reaches', () => {
+    // A query that is several endpoints' summary: each depth's hits are the first hits of the next depth.
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(endpointArb, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        (raws, pick) => {
+          const specs = raws.map((raw, i) => specOf(`s${i}`, raw));
+          const endpoints = specs.flatMap((s) => s.endpoints).filter((e) => e.summary);
+          fc.pre(endpoints.length > 0);
+          const query = endpoints[pick % endpoints.length]!.summary!;
+          const catalog = new Catalog(specs);
+          const deepest = catalog.search(query, {}, 40).map((h) => h.endpoint.id);
+          for (let n = 1; n < deepest.length; n++) assert.deepEqual(catalog.search(query, {}, n).map((h) => h.endpoint.id), deepest.slice(0, n), `depth ${n}`);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('keeps one total on every page when only the verbs find something ("list card": by "list")', () => {
     const specs = [specOf('a', [{ method: 'GET', segments: ['invoice'], summary: ['list'] }]), specOf('b', [{ method: 'GET', segments: ['invoice'], summary: ['list'] }])];
     const catalog = new Catalog(specs);
