@@ -24,6 +24,12 @@ export function acceptance(tag: string | undefined, method: string | undefined):
   return { accept, all };
 }
 
+/**
+ * How deep the ranking that orders several endpoints quoted word for word reaches. A fixed depth,
+ * not the page's: the order must be the same for every page. Those past it keep catalogue order.
+ */
+const QUOTED_RANKED = 10;
+
 /** The first `limit` hits of `query` (read as `parsed`) over `states`. */
 export function searchHits(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, filter: Acceptance, limit: number): SearchHit[] {
   const { accept } = filter;
@@ -31,11 +37,14 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
   const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
   // Then an endpoint whose summary or operationId the query is, word for word.
   const exact = parsed.paths.length === 0 ? exactMatches(states, parsed.exact, accept, states === loaded.states && states.length > 1 ? loaded.exact : undefined) : [];
+  // Several endpoints say the same words: the ranking's first `QUOTED_RANKED` order them, so the
+  // ranking reaches at least that deep.
+  const depth = exact.length > 1 ? Math.max(limit, QUOTED_RANKED) : limit;
   // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-  let ranked = named.length >= limit ? [] : rankText(loaded, states, query, parsed, limit, filter);
+  let ranked = named.length >= limit ? [] : rankText(loaded, states, query, parsed, depth, filter);
   // No other word matched: the verbs are what is left to find something by.
   const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
-  if (verbs) ranked = rankText(loaded, states, query, verbs, limit, filter);
+  if (verbs) ranked = rankText(loaded, states, query, verbs, depth, filter);
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
   const top = ranked[0]?.score ?? 1;
@@ -45,7 +54,12 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
     hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
   }
   if (exact.length > 0) {
-    for (const entry of exact.length > 1 ? rankedAmong(loaded, states, exact, parsed) : exact) {
+    // Those among the ranking's first `QUOTED_RANKED` in its order, then the rest in catalogue order:
+    // an order that does not depend on how deep the page reaches, or pages would show one twice.
+    const place = new Map<Entry, number>();
+    for (let i = 0; i < ranked.length && i < QUOTED_RANKED; i++) place.set(ranked[i]!.entry, i);
+    const order = (e: Entry) => place.get(e) ?? QUOTED_RANKED;
+    for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
       if (hits.length >= limit) break;
       if (seen.has(entry.endpoint.id)) continue;
       seen.add(entry.endpoint.id);
@@ -58,22 +72,6 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
     hits.push({ endpoint: r.entry.endpoint, score: r.score });
   }
   return hits;
-}
-
-/**
- * Several endpoints say the same words: the ranking orders them. It ranks them alone, not the page's
- * top hits, where one may be in and another out depending on how deep the page reaches, and the
- * order of pages would shift. Those the text ranking does not find keep their catalogue order, last.
- */
-function rankedAmong(loaded: Loaded, states: readonly SpecState[], exact: readonly Entry[], parsed: ParsedQuery): Entry[] {
-  const among = new Set(exact);
-  const specs = new Set(exact.map((e) => e.endpoint.spec));
-  const holding = states.filter((s) => specs.has(s.spec.name));
-  const ranked = rankIn(loaded, holding, parsed, exact.length, { accept: (e) => among.has(e), all: false });
-  const place = new Map<Entry, number>();
-  ranked.forEach((r, i) => place.set(r.entry, i));
-  const order = (e: Entry) => place.get(e) ?? ranked.length;
-  return [...exact].sort((a, b) => order(a) - order(b));
 }
 
 /** Ranks over one spec, or over several through the catalogue's ranker. */
