@@ -1,7 +1,7 @@
 // How much of a query a result covers, each query word counted once by the strongest field it
 // matched in (a summary outweighs a parameter name): a factor of the ranking in rank.ts.
-import type { SearchResult } from 'minisearch';
 import type { ParsedQuery } from './query.ts';
+import type { TextMatch } from './text-scores.ts';
 import { WEIGHTS } from './weights.ts';
 
 /**
@@ -13,7 +13,7 @@ const coverSources: string[] = [];
 const coverStrengths: number[] = [];
 
 /** Sum of query-term weights, each counted by the strongest field it matched in. */
-export function fieldCoverage(r: SearchResult, q: ParsedQuery): number {
+export function fieldCoverage(r: TextMatch, q: ParsedQuery): number {
   const terms = q.terms;
   let n = 0;
   const match = r.match;

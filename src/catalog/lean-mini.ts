@@ -24,7 +24,7 @@ interface Store {
 }
 
 /** One field's postings of one term, as the `Map<documentId, count>` MiniSearch expects (read side only). */
-class FieldPostings {
+export class FieldPostings {
   readonly #store: Store;
   readonly #from: number;
   readonly #to: number;
@@ -60,6 +60,12 @@ class FieldPostings {
 
   has(doc: number): boolean {
     return this.get(doc) !== undefined;
+  }
+
+  /** Each document and its count, documents ascending (text-scores.ts: no iterator, no look-up per document). */
+  scan(each: (doc: number, count: number) => void): void {
+    const { docs, counts } = this.#store;
+    for (let i = this.#from; i < this.#to; i++) each(docs[i]!, counts[i]!);
   }
 
   *entries(): IterableIterator<[number, number]> {
@@ -156,7 +162,7 @@ class DenseMap<V> {
  * and keeps nothing, so `get` hands out one row it fills in place; iteration (`toJSON`) gets
  * copies.
  */
-class FieldLengths {
+export class FieldLengths {
   readonly #lengths: Uint16Array | Uint32Array;
   readonly #fields: number;
   readonly #row: number[];
@@ -185,6 +191,11 @@ class FieldLengths {
 
   has(id: number): boolean {
     return id >= 0 && id < this.size;
+  }
+
+  /** Document `id`'s length of field `field` (both in range). */
+  lengthOf(id: number, field: number): number {
+    return this.#lengths[id * this.#fields + field]!;
   }
 
   /** Document `id`'s row: valid until the next `get` (see above). */

@@ -10,9 +10,10 @@ import { dataInSteps, loadLean, loadLeanAsync } from './lean-mini.ts';
 import { type DocumentGate, type IndexView, type Named, candidateGate, gateCommon, namedDocuments, narrows } from './narrowing.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
-import { type RerankView, rerank } from './rerank.ts';
+import { type RerankView, rerank, rerankPool } from './rerank.ts';
 import { PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
-import { IDF_RESCALE, WEIGHTS } from './weights.ts';
+import { type TextMatches, textScores } from './text-scores.ts';
+import { FIELD_KEYS, IDF_RESCALE, WEIGHTS } from './weights.ts';
 
 export type { RankOptions, Ranked } from './rank-options.ts';
 export { PREFIX_MIN, boundOf } from './term-plan.ts';
@@ -251,6 +252,7 @@ export class SearchIndex {
     const prefix = cheapEnough(plan, df, (t) => this.#prefixDf(t));
     boostDocument = gateCommon(this.#view, searched, prefix, boostDocument);
     const scale = options.termScale;
+    // Fuzzy matching, the fallback when nothing matched as typed, stays MiniSearch's own search.
     const run = (fuzzy: boolean) =>
       this.#loaded().search(searched.join(' '), {
         ...(prefix ? {} : { fields: STRONG_FIELDS }),
@@ -260,14 +262,32 @@ export class SearchIndex {
         fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
         weights: { prefix: WEIGHTS.prefix, fuzzy: WEIGHTS.fuzzy },
       });
-    let results = run(false);
+    // MiniSearch's scores without its result objects (text-scores.ts), the best of them only.
+    const pool = rerankPool(options.limit);
+    const score = (gate: DocumentGate | undefined) =>
+      textScores(
+        this.#loaded(),
+        {
+          terms: searched,
+          fields: prefix ? FIELD_KEYS : STRONG_FIELDS,
+          boost: WEIGHTS.fields,
+          bm25: WEIGHTS.bm25,
+          prefixWeight: WEIGHTS.prefix,
+          prefix: (term) => prefix && term.length >= PREFIX_MIN,
+          boostTerm: scale ? (term) => (weights.get(term) ?? 1) * Math.min(scale(term), IDF_RESCALE.max) : (term) => weights.get(term) ?? 1,
+          ...(gate ? { boostDocument: gate } : {}),
+        },
+        pool,
+      );
+    let scored = score(boostDocument);
     // The narrowing above is a shortcut for speed, never a reason for no answer: a query whose words
     // this index holds gets its matches, at the cost of a full look-up.
-    if (results.length === 0 && boostDocument !== filter && searched.some((t) => this.df(t) > 0)) {
+    if (scored.matched === 0 && boostDocument !== filter && searched.some((t) => this.df(t) > 0)) {
       boostDocument = filter;
-      results = run(false);
+      scored = score(boostDocument);
     }
-    if (results.length === 0 && options.fuzzy !== false) results = run(true);
+    let results: TextMatches = scored.best;
+    if (scored.matched === 0 && options.fuzzy !== false) results = run(true);
     return rerank(this.#view, results, parsed, late, options);
   }
 }

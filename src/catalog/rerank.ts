@@ -1,16 +1,21 @@
 // The re-ranking of one index's text matches: each result's BM25 score, credited for the terms
 // checked late, to the power `textExponent`, times the API-conventions factor (factor.ts). Past
 // a caller's floor, results that provably cannot reach it are not re-ranked.
-import type { SearchResult } from 'minisearch';
 import type { Entry } from './document.ts';
 import { fieldCoverage } from './coverage.ts';
 import { factor } from './factor.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
+import type { TextMatches } from './text-scores.ts';
 import { WEIGHTS, factorBound, lateGainBound } from './weights.ts';
 
 /** How many text matches the re-ranking looks at. */
 const RERANK_POOL = 120;
+
+/** How many text matches a ranking of `limit` hits re-ranks: a deep page asks for more than the usual pool. */
+export function rerankPool(limit: number): number {
+  return Math.max(RERANK_POOL, limit);
+}
 
 /** What re-ranking reads of one index. */
 export interface RerankView {
@@ -22,12 +27,11 @@ export interface RerankView {
 }
 
 /** `results` (MiniSearch's, best text score first) re-ranked, best first; `late` the terms left out of the index query. */
-export function rerank(view: RerankView, results: readonly SearchResult[], parsed: ParsedQuery, late: readonly string[], options: RankOptions): Ranked[] {
+export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQuery, late: readonly string[], options: RankOptions): Ranked[] {
   const weights = parsed.weights;
   const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
-  // A deep page asks for more than the usual pool: re-rank as many as it needs.
-  const poolSize = Math.max(RERANK_POOL, options.limit);
-  const pool = results.length > poolSize ? results.slice(0, poolSize) : results;
+  const poolSize = rerankPool(options.limit);
+  const n = Math.min(results.length, poolSize);
   const ranked: Ranked[] = [];
   // Results come best text score first, and a final score is at most sqrt(text x what the
   // left-out terms can add) x the largest factor: past the floor, no later result can reach it.
@@ -39,7 +43,8 @@ export function rerank(view: RerankView, results: readonly SearchResult[], parse
     ceiling = lateGain * factorBound(parsed) ** (1 / e);
     floor = options.floor ** (1 / e);
   }
-  for (const r of pool) {
+  for (let i = 0; i < n; i++) {
+    const r = results.at(i)!;
     if (r.score * ceiling < floor) break;
     const entry = view.entryOf(r.id as number)!;
     let covered = fieldCoverage(r, parsed);
