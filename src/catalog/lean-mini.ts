@@ -262,20 +262,29 @@ function dense(data: MiniIndexData, fields: number): boolean {
 /** Yields about every `POSTINGS_PER_STEP` postings when loading in steps (a few milliseconds of work). */
 const POSTINGS_PER_STEP = 25_000;
 
-function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
-  const fields = Object.keys(data.fieldIds).length;
-  if (data.serializationVersion !== 2 || !dense(data, fields)) return MiniSearch.loadJS(data, MINI_OPTIONS);
-  const mini = MiniSearch.loadJS({ ...data, index: [], documentIds: {}, fieldLength: {}, storedFields: {} }, MINI_OPTIONS);
-  const inner = mini as unknown as Internals;
-  const n = data.documentCount;
-  const ids = new DenseMap<unknown>(Array.from({ length: n }, (_, i) => data.documentIds[i]));
-  inner._documentIds = ids;
-  inner._idToShortId = new ReverseIds(ids);
-  inner._fieldLength = FieldLengths.of(data.fieldLength, n, fields);
+/**
+ * An index's postings in the lean form: per term (in MiniSearch's serialized order) and field,
+ * where its documents (ascending) and counts start. A snapshot stores them so (snapshot/codec.ts):
+ * loading is then a copy of three arrays and the terms put in MiniSearch's tree, not a walk over
+ * an object per posting.
+ */
+export interface LeanPostings {
+  readonly terms: readonly string[];
+  readonly fields: number;
+  readonly docs: Uint16Array | Uint32Array;
+  readonly counts: Uint16Array | Uint32Array;
+  /** `terms.length * fields + 1` offsets into `docs` and `counts`. */
+  readonly starts: Uint32Array;
+}
 
-  const index = data.index;
+/** MiniSearch's serialized form without its postings (`index`): what goes with `LeanPostings`. */
+export type MiniHead = Omit<MiniIndexData, 'index'>;
+
+/** `index` (MiniSearch's serialized postings) in the lean form, yielding now and then. */
+function* postingsOf(index: MiniIndexData['index'], fields: number, documents: number): Generator<void, LeanPostings> {
   let total = 0;
   let maxCount = 0;
+  let maxDoc = 0;
   let step = POSTINGS_PER_STEP;
   for (const [, byField] of index) {
     for (const f in byField) {
@@ -283,6 +292,7 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
       for (const d in postings) {
         total++;
         if (postings[d]! > maxCount) maxCount = postings[d]!;
+        if (Number(d) > maxDoc) maxDoc = Number(d);
       }
     }
     if (total >= step) {
@@ -291,10 +301,10 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
     }
   }
   step = POSTINGS_PER_STEP;
-  const docs: Ids = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
+  const docs = Math.max(documents, maxDoc + 1) <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const counts = maxCount <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const starts = new Uint32Array(index.length * fields + 1);
-  const store: Store = { docs, counts, starts, fields };
+  const terms: string[] = new Array<string>(index.length);
   let at = 0;
   for (let t = 0; t < index.length; t++) {
     if (at >= step) {
@@ -302,6 +312,7 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
       yield;
     }
     const [term, byField] = index[t]!;
+    terms[t] = term;
     for (let f = 0; f < fields; f++) {
       starts[t * fields + f] = at;
       const postings = byField[f];
@@ -313,28 +324,110 @@ function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
         at++;
       }
     }
-    inner._index.set(term, new TermPostings(store, t));
   }
   starts[index.length * fields] = at;
+  return { terms, fields, docs, counts, starts };
+}
+
+/** `index` (MiniSearch's serialized postings) in the lean form (for a snapshot to store). */
+export function leanPostings(index: MiniIndexData['index'], fields: number, documents: number): LeanPostings {
+  return run(postingsOf(index, fields, documents));
+}
+
+/** The lean postings as MiniSearch's serialized `index` again (for what needs that form: loadJS, toJSON). */
+export function postingsIndex(p: LeanPostings): MiniIndexData['index'] {
+  const out: MiniIndexData['index'] = [];
+  for (let t = 0; t < p.terms.length; t++) {
+    const byField: Record<number, Record<number, number>> = {};
+    for (let f = 0; f < p.fields; f++) {
+      const from = p.starts[t * p.fields + f]!;
+      const to = p.starts[t * p.fields + f + 1]!;
+      if (to === from) continue;
+      const postings: Record<number, number> = {};
+      for (let i = from; i < to; i++) postings[p.docs[i]!] = p.counts[i]!;
+      byField[f] = postings;
+    }
+    out.push([p.terms[t]!, byField]);
+  }
+  return out;
+}
+
+function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
+  const fields = Object.keys(data.fieldIds).length;
+  if (data.serializationVersion !== 2 || !dense(data, fields)) return MiniSearch.loadJS(data, MINI_OPTIONS);
+  const { index, ...head } = data;
+  return yield* loadPostings(head, yield* postingsOf(index, fields, data.documentCount));
+}
+
+/** MiniSearch over `head` and `postings`, the postings held lean (MiniSearch's own tree of terms). */
+function* loadPostings(head: MiniHead, postings: LeanPostings): Generator<void, MiniSearch<Doc>> {
+  const fields = Object.keys(head.fieldIds).length;
+  if (head.serializationVersion !== 2 || postings.fields !== fields || !dense({ ...head, index: [] }, fields)) {
+    return MiniSearch.loadJS({ ...head, index: postingsIndex(postings) }, MINI_OPTIONS);
+  }
+  const mini = MiniSearch.loadJS({ ...head, index: [], documentIds: {}, fieldLength: {}, storedFields: {} }, MINI_OPTIONS);
+  const inner = mini as unknown as Internals;
+  const n = head.documentCount;
+  const ids = new DenseMap<unknown>(Array.from({ length: n }, (_, i) => head.documentIds[i]));
+  inner._documentIds = ids;
+  inner._idToShortId = new ReverseIds(ids);
+  inner._fieldLength = FieldLengths.of(head.fieldLength, n, fields);
+  const { terms, docs, counts, starts } = postings;
+  const store: Store = { docs, counts, starts, fields };
+  let step = POSTINGS_PER_STEP;
+  for (let t = 0; t < terms.length; t++) {
+    if (starts[t * fields]! >= step) {
+      step = starts[t * fields]! + POSTINGS_PER_STEP;
+      yield;
+    }
+    inner._index.set(terms[t]!, new TermPostings(store, t));
+  }
   return mini;
 }
 
-/** `MiniSearch.loadJS(data, MINI_OPTIONS)`, with the postings held lean (falls back to loadJS for data not shaped as svc builds it). */
-export function loadLean(data: MiniIndexData): MiniSearch<Doc> {
-  const steps = load(data);
+/** A generator's result, run to the end at once. */
+function run<T>(steps: Generator<void, T>): T {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
   }
 }
 
-/**
- * The index image `make` gives; one that can be made in steps (`inSteps`: a snapshot's postings,
- * parsed a chunk at a time) is made so, yielding the thread between them.
- */
-export async function dataInSteps(make: () => MiniIndexData): Promise<MiniIndexData> {
-  const steps = (make as { inSteps?: (pause: () => Promise<void>) => Promise<MiniIndexData> }).inSteps;
-  return steps ? steps(yieldThread) : make();
+/** MiniSearch over a snapshot's `head` and lean `postings`, at once. */
+export function loadLeanPostings(head: MiniHead, postings: LeanPostings): MiniSearch<Doc> {
+  return run(loadPostings(head, postings));
+}
+
+/** `loadLeanPostings`, yielding the thread between batches of terms. */
+export async function loadLeanPostingsAsync(head: MiniHead, postings: LeanPostings): Promise<MiniSearch<Doc>> {
+  const steps = loadPostings(head, postings);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await yieldThread();
+  }
+}
+
+/** `MiniSearch.loadJS(data, MINI_OPTIONS)`, with the postings held lean (falls back to loadJS for data not shaped as svc builds it). */
+export function loadLean(data: MiniIndexData): MiniSearch<Doc> {
+  return run(load(data));
+}
+
+/** Where an index comes from: MiniSearch's serialized form, a function making it, or (a snapshot's) lean postings too. */
+export type IndexSource = MiniIndexData | ((() => MiniIndexData) & { lean?: () => { head: MiniHead; postings: LeanPostings } | undefined });
+
+/** MiniSearch over `source`, postings held lean: from lean postings when the source has them. */
+export function loadSource(source: IndexSource): MiniSearch<Doc> {
+  const lean = typeof source === 'function' ? source.lean?.() : undefined;
+  if (lean) return loadLeanPostings(lean.head, lean.postings);
+  return loadLean(typeof source === 'function' ? source() : source);
+}
+
+/** `loadSource`, yielding the thread between batches of terms. */
+export async function loadSourceAsync(source: IndexSource): Promise<MiniSearch<Doc>> {
+  const lean = typeof source === 'function' ? source.lean?.() : undefined;
+  if (lean) return loadLeanPostingsAsync(lean.head, lean.postings);
+  return loadLeanAsync(typeof source === 'function' ? source() : source);
 }
 
 const yieldThread = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));

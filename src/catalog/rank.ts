@@ -6,7 +6,7 @@
 import MiniSearch from 'minisearch';
 import { type Doc, EMPTY_FIELD, type Entry, type PathCache, documentOf } from './document.ts';
 import { type BuiltIndex, type IndexImage, MINI_OPTIONS, type MiniIndexData, buildIndex } from './index-build.ts';
-import { dataInSteps, loadLean, loadLeanAsync } from './lean-mini.ts';
+import { type IndexSource, loadSource, loadSourceAsync } from './lean-mini.ts';
 import { type DocumentGate, type IndexView, type Named, candidateGate, gateCommon, namedDocuments, narrows } from './narrowing.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
@@ -28,7 +28,7 @@ function distinct(items: readonly string[]): readonly string[] {
 export class SearchIndex {
   /** MiniSearch, loaded from `#data` on the first search (a spec never searched never pays for it). */
   #mini: MiniSearch<Doc> | undefined;
-  #data: MiniIndexData | (() => MiniIndexData) | undefined;
+  #data: IndexSource | undefined;
   /** Document id -> entry (ids are small integers: an array, not a Map). */
   readonly #entries: Entry[] = [];
   #size = 0;
@@ -72,8 +72,7 @@ export class SearchIndex {
   /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
   async preload(): Promise<void> {
     if (this.#mini || !this.#data) return;
-    const data = typeof this.#data === 'function' ? await dataInSteps(this.#data) : this.#data;
-    const mini = await loadLeanAsync(data);
+    const mini = await loadSourceAsync(this.#data);
     if (!this.#mini) {
       this.#mini = mini;
       this.#data = undefined;
@@ -82,8 +81,7 @@ export class SearchIndex {
 
   #loaded(): MiniSearch<Doc> {
     if (!this.#mini) {
-      const data = typeof this.#data === 'function' ? this.#data() : this.#data;
-      this.#mini = data ? loadLean(data) : new MiniSearch<Doc>(MINI_OPTIONS);
+      this.#mini = this.#data ? loadSource(this.#data) : new MiniSearch<Doc>(MINI_OPTIONS);
       this.#data = undefined;
     }
     return this.#mini;

@@ -11,7 +11,7 @@
 //   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
-import type { IndexImage } from '../catalog/catalog.ts';
+import { type IndexImage, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
 import { sha256 } from './hash.ts';
@@ -20,7 +20,7 @@ import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 10;
+export const CODEC_VERSION = 11;
 
 export type { SpecMeta } from './endpoint-image.ts';
 
@@ -169,7 +169,9 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   // Values endpoints share (parameters, responses, servers...), by number: parts of their own,
   // parsed a part at a time (a spec of 20,000 endpoints shares megabytes of them).
   const sharedChunks = textChunks(table.shared);
-  const postingChunks = chunks(postings);
+  // The postings in the lean form the daemon searches them in (catalog/lean-mini.ts): loading them
+  // is a copy of three arrays, not a parse of an object per posting.
+  const postingChunks = postingParts(leanPostings(postings, Object.keys(miniHead.fieldIds).length, miniHead.documentCount));
   const cold = deflateCold(endpoints);
   const head: Head = {
     v: CODEC_VERSION,
@@ -191,6 +193,61 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   frame.writeUInt32LE(parts.length, 0);
   parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
   return Buffer.concat([frame, ...parts]);
+}
+
+/**
+ * Lean postings as two parts: the terms (a JSON list, in MiniSearch's order), then the numbers:
+ * a header (u32 LE: fields, terms, postings, bytes per document id, bytes per count), the starts
+ * (u32 LE), the document ids and the counts (u16 or u32 LE each).
+ */
+function postingParts(p: LeanPostings): Buffer[] {
+  const docBytes = p.docs.BYTES_PER_ELEMENT;
+  const countBytes = p.counts.BYTES_PER_ELEMENT;
+  const n = p.docs.length;
+  const out = Buffer.alloc(4 * 5 + 4 * p.starts.length + docBytes * n + countBytes * n);
+  [p.fields, p.terms.length, n, docBytes, countBytes].forEach((v, i) => out.writeUInt32LE(v, 4 * i));
+  let at = 20;
+  for (const array of [p.starts, p.docs, p.counts]) {
+    const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+    // Typed arrays hold the machine's byte order: written little-endian whatever it is.
+    if (LITTLE_ENDIAN) bytes.copy(out, at);
+    else for (let i = 0; i < array.length; i++) writeLE(out, at + i * array.BYTES_PER_ELEMENT, array.BYTES_PER_ELEMENT, array[i]!);
+    at += bytes.length;
+  }
+  return [Buffer.from(JSON.stringify(p.terms)), out];
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function writeLE(out: Buffer, at: number, width: number, value: number): void {
+  if (width === 2) out.writeUInt16LE(value, at);
+  else out.writeUInt32LE(value, at);
+}
+
+/** `postingParts` read back (throws on numbers that do not agree with each other). */
+function readPostings(terms: unknown, bytes: Buffer): LeanPostings {
+  if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string')) throw new Error('spec image postings: terms are not a list of strings');
+  if (bytes.length < 20) throw new Error('spec image postings are cut short');
+  const [fields, termCount, n, docBytes, countBytes] = [0, 1, 2, 3, 4].map((i) => bytes.readUInt32LE(4 * i)) as [number, number, number, number, number];
+  const startCount = termCount * fields + 1;
+  if (termCount !== terms.length || fields < 1 || ![2, 4].includes(docBytes) || ![2, 4].includes(countBytes) || bytes.length !== 20 + 4 * startCount + (docBytes + countBytes) * n) {
+    throw new Error('spec image postings do not agree');
+  }
+  // Copies into arrays of their own (aligned, and the file's buffer can go).
+  const read = <T extends Uint16Array | Uint32Array>(make: (length: number) => T, at: number, length: number): T => {
+    const array = make(length);
+    const width = array.BYTES_PER_ELEMENT;
+    if (LITTLE_ENDIAN) bytes.copy(Buffer.from(array.buffer), 0, at, at + width * length);
+    else for (let i = 0; i < length; i++) array[i] = width === 2 ? bytes.readUInt16LE(at + 2 * i) : bytes.readUInt32LE(at + 4 * i);
+    return array;
+  };
+  const starts = read((l) => new Uint32Array(l), 20, startCount);
+  const docsAt = 20 + 4 * startCount;
+  const docs = read((l) => (docBytes === 2 ? new Uint16Array(l) : new Uint32Array(l)), docsAt, n);
+  const counts = read((l) => (countBytes === 2 ? new Uint16Array(l) : new Uint32Array(l)), docsAt + docBytes * n, n);
+  for (let i = 1; i < startCount; i++) if (starts[i]! < starts[i - 1]!) throw new Error('spec image postings do not agree');
+  if (starts[0] !== 0 || starts[startCount - 1] !== n) throw new Error('spec image postings do not agree');
+  return { terms: terms as string[], fields, docs, counts, starts };
 }
 
 /** Items as JSON arrays of about `CHUNK_BYTES` each. */
@@ -284,41 +341,28 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
 
 /**
- * The postings, with the documents' ids and field lengths (the first part), parsed when
- * MiniSearch is first loaded (the first search reaching this spec). A function of its own, not a closure inside `decodeCore`: closures share their function's
- * context, so one made there would keep the whole core's buffer alive until that first search.
+ * The postings, with the documents' ids and field lengths (the first part), read when MiniSearch
+ * is first loaded (the first search reaching this spec): in the lean form (`lean`), or as
+ * MiniSearch's serialized form (the call itself, for what needs that form). A function of its own,
+ * not a closure inside `decodeCore`: closures share their function's context, so one made there
+ * would keep the whole core's buffer alive until that first search.
  */
-function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): (() => MiniData) & { inSteps(pause: () => Promise<void>): Promise<MiniData> } {
-  const read = (pause?: () => Promise<void>): MiniData | Promise<MiniData> => {
+function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes, lengths: readonly number[]): (() => MiniData) & { lean(): { head: MiniHead; postings: LeanPostings } | undefined } {
+  const lean = (): { head: MiniHead; postings: LeanPostings } | undefined => {
     const bytes = postings.read();
-    if (!bytes) return postings.rebuild();
-    const [first, ...rest] = lengths;
-    const documents = JSON.parse(bytes.toString('utf8', 0, first)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
-    const index: MiniData['index'] = [];
-    const whole = () => ({ ...miniHead, documentIds: documents.documentIds, fieldLength: documents.fieldLength, index }) as MiniData;
-    const chunk = (from: number, length: number) => {
-      for (const item of JSON.parse(bytes.toString('utf8', from, from + length)) as MiniData['index']) index.push(item);
-    };
-    if (!pause) {
-      let offset = first!;
-      for (const length of rest) {
-        chunk(offset, length);
-        offset += length;
-      }
-      return whole();
-    }
-    return (async () => {
-      let offset = first!;
-      for (const length of rest) {
-        await pause();
-        chunk(offset, length);
-        offset += length;
-      }
-      return whole();
-    })();
+    if (!bytes) return undefined;
+    if (lengths.length !== 3) throw new Error('spec image postings do not agree');
+    const [documents, terms, numbers] = lengths as [number, number, number];
+    const perDocument = JSON.parse(bytes.toString('utf8', 0, documents)) as Pick<MiniData, 'documentIds' | 'fieldLength'>;
+    const termList = JSON.parse(bytes.toString('utf8', documents, documents + terms)) as unknown;
+    const lean = readPostings(termList, bytes.subarray(documents + terms, documents + terms + numbers));
+    return { head: { ...miniHead, documentIds: perDocument.documentIds, fieldLength: perDocument.fieldLength } as MiniHead, postings: lean };
   };
-  // A chunk at a time, pausing between them, when the daemon loads the index ahead of a search.
-  return Object.assign(() => read() as MiniData, { inSteps: (pause: () => Promise<void>) => Promise.resolve(read(pause)) });
+  const whole = (): MiniData => {
+    const read = lean();
+    return read ? ({ ...read.head, index: postingsIndex(read.postings) } as MiniData) : postings.rebuild();
+  };
+  return Object.assign(whole, { lean });
 }
 
 /**
