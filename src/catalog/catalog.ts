@@ -27,7 +27,7 @@ import { TermHolders } from './term-holders.ts';
 export type { IndexImage } from './search.ts';
 export { MAX_SEARCH_DEPTH } from './search-page.ts';
 export { indexImage, prepareSpec, prepareSpecInSteps } from './spec-state.ts';
-export { type LeanPostings, type MiniHead, leanPostings, postingsIndex } from './lean-mini.ts';
+export { type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from './lean-mini.ts';
 
 /** See `CatalogOptions.budgetMs`. */
 const SEARCH_BUDGET_MS = 500;

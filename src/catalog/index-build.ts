@@ -19,10 +19,9 @@ export const MINI_OPTIONS: Options<Doc> = {
   searchOptions: { boost: { ...WEIGHTS.fields }, bm25: WEIGHTS.bm25, tokenize: (text) => text.split(' ') },
 };
 
-/** MiniSearch's serialized form (what `toJSON` writes and `loadJS` reads), version 2. */
-export type MiniIndexData = Parameters<typeof MiniSearch.loadJS>[0];
-/** Postings of one term: field id -> short document id -> count of the term in that field. */
-type TermPostings = Record<number, Record<number, number>>;
+import { type LeanPostings, type MiniHead, type MiniIndexData, postingsIndex } from './lean-postings.ts';
+
+export type { MiniIndexData } from './lean-postings.ts';
 
 /** A built index as plain data: what a snapshot stores (`SearchIndex.image()` / `SearchIndex.restore`). */
 export interface IndexImage {
@@ -38,13 +37,16 @@ export interface IndexImage {
 /** One spec's index, built: what `SearchIndex` loads. */
 export interface BuiltIndex {
   readonly docs: readonly Doc[];
-  /** MiniSearch's serialized form: `MiniSearch.loadJS(data, MINI_OPTIONS)`. */
-  readonly data: MiniIndexData;
+  /** The index: its lean postings (`lean`), or MiniSearch's serialized form (the call). */
+  readonly data: BuiltData;
   /** Documents per term (any field). */
   readonly df: Map<string, number>;
   /** Per term, the highest score MiniSearch can give one document for it at weight 1. */
   readonly best: Map<string, number>;
 }
+
+/** A built index: MiniSearch's serialized form when called, its lean postings from `lean` (what loading and snapshots read). */
+export type BuiltData = (() => MiniIndexData) & { lean(): { head: MiniHead; postings: LeanPostings } };
 
 /** Build the index of one spec's entries (document ids are `entry.doc`). */
 export function buildIndex(entries: readonly Entry[], paths: PathCache = new Map()): BuiltIndex {
@@ -96,7 +98,29 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
   };
   const totalLength = new Float64Array(nf);
   const fieldIds: number[] = [];
-  const postings: TermPostings[] = [];
+  // Postings as they come (documents in order): slot (term id x fields + field), document, count.
+  let slots = new Int32Array(4096);
+  let postingDocs = new Int32Array(4096);
+  let postingCounts = new Int32Array(4096);
+  let posted = 0;
+  let maxCount = 0;
+  const post = (slot: number, di: number, count: number) => {
+    if (posted === slots.length) {
+      const wider = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      slots = wider(slots);
+      postingDocs = wider(postingDocs);
+      postingCounts = wider(postingCounts);
+    }
+    slots[posted] = slot;
+    postingDocs[posted] = di;
+    postingCounts[posted] = count;
+    if (count > maxCount) maxCount = count;
+    posted++;
+  };
   const documentIds: Record<number, number> = {};
   const fieldLength: Record<number, number[]> = {};
   // MiniSearch's running mean, computed as it does (same rounding, so the same scores).
@@ -140,7 +164,7 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
       averageFieldLength[f] = (averageFieldLength[f]! * di + length) / (di + 1);
       for (const id of fieldIds) {
         // The empty token counts towards the length; MiniSearch indexes nothing for it.
-        if (terms[id] !== '') ((postings[id] ??= {})[f] ??= {})[di] = tf[id]!;
+        if (terms[id] !== '') post(id * nf + f, di, tf[id]!);
         const row = id * 3 * nf;
         stats[row + f]!++;
         if (tf[id]! > stats[row + nf + f]!) stats[row + nf + f] = tf[id]!;
@@ -168,14 +192,34 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
     dfs.set(terms[id]!, df[id]!);
     bests.set(terms[id]!, best);
   }
-  const index: MiniIndexData['index'] = [];
+  // The lean postings: terms in first-seen order (the empty token, which MiniSearch does not
+  // index, left out), per term and field its documents ascending (they came in document order).
+  const kept = new Int32Array(terms.length).fill(-1);
+  const leanTerms: string[] = [];
   for (let id = 0; id < terms.length; id++) {
-    const data = postings[id];
-    if (data) index.push([terms[id]!, data]);
+    if (terms[id] === '') continue;
+    kept[id] = leanTerms.length;
+    leanTerms.push(terms[id]!);
   }
+  const starts = new Uint32Array(leanTerms.length * nf + 1);
+  for (let i = 0; i < posted; i++) {
+    const slot = slots[i]!;
+    starts[kept[(slot / nf) | 0]! * nf + (slot % nf) + 1]!++;
+  }
+  for (let i = 1; i < starts.length; i++) starts[i]! += starts[i - 1]!;
+  const leanDocs = n <= 0xffff ? new Uint16Array(posted) : new Uint32Array(posted);
+  const leanCounts = maxCount <= 0xffff ? new Uint16Array(posted) : new Uint32Array(posted);
+  const next = starts.slice(0, starts.length - 1);
+  for (let i = 0; i < posted; i++) {
+    const slot = slots[i]!;
+    const at = next[kept[(slot / nf) | 0]! * nf + (slot % nf)]!++;
+    leanDocs[at] = postingDocs[i]!;
+    leanCounts[at] = postingCounts[i]!;
+  }
+  const postings: LeanPostings = { terms: leanTerms, fields: nf, docs: leanDocs, counts: leanCounts, starts };
   const fieldIdsByName: Record<string, number> = {};
   FIELD_KEYS.forEach((key, f) => (fieldIdsByName[key] = f));
-  const data: MiniIndexData = {
+  const head: MiniHead = {
     documentCount: n,
     nextId: n,
     documentIds,
@@ -184,8 +228,8 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
     averageFieldLength,
     storedFields: {},
     dirtCount: 0,
-    index,
     serializationVersion: 2,
   };
+  const data = Object.assign((): MiniIndexData => ({ ...head, index: postingsIndex(postings) }), { lean: () => ({ head, postings }) });
   return { data, df: dfs, best: bests };
 }

@@ -122,8 +122,9 @@ export class SearchIndex {
   image(): IndexImage {
     const terms = [...this.#df.keys()];
     return {
-      // As built (or restored), without loading MiniSearch just to serialize it again.
-      mini: (typeof this.#data === 'function' ? this.#data() : this.#data) ?? this.#loaded().toJSON(),
+      // As built (or restored), without loading MiniSearch just to serialize it again; a function
+      // (lean postings, or a snapshot's) stays one, read when the image is.
+      mini: this.#data ?? this.#loaded().toJSON(),
       terms,
       df: terms.map((t) => this.#df.get(t)!),
       best: terms.map((t) => this.#best.get(t) ?? 0),

@@ -11,7 +11,7 @@
 //   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
-import { type IndexImage, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
+import { type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
 import { sha256 } from './hash.ts';
@@ -163,7 +163,11 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   const { endpoints: _e, schemas: _s, ...meta } = spec;
   // Per-document data goes with the postings (parsed on the first search): most specs of a large
   // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.
-  const { index: postings, documentIds, fieldLength, ...miniHead } = typeof index.mini === 'function' ? index.mini() : index.mini;
+  // Lean postings as the index holds them when it has them (a fresh build, a snapshot's), else made from MiniSearch's form.
+  const source = index.mini as IndexSource;
+  const lean = typeof source === 'function' ? source.lean?.() : undefined;
+  const data = lean ? undefined : typeof source === 'function' ? source() : source;
+  const { documentIds, fieldLength, ...miniHead }: MiniHead = lean ? lean.head : withoutIndex(data!);
   const table = new Table();
   const endpointChunks = chunks(endpoints.map((e) => shrink(e, table)));
   // Values endpoints share (parameters, responses, servers...), by number: parts of their own,
@@ -171,7 +175,7 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   const sharedChunks = textChunks(table.shared);
   // The postings in the lean form the daemon searches them in (catalog/lean-mini.ts): loading them
   // is a copy of three arrays, not a parse of an object per posting.
-  const postingChunks = postingParts(leanPostings(postings, Object.keys(miniHead.fieldIds).length, miniHead.documentCount));
+  const postingChunks = postingParts(lean?.postings ?? leanPostings(data!.index, Object.keys(miniHead.fieldIds).length, miniHead.documentCount));
   const cold = deflateCold(endpoints);
   const head: Head = {
     v: CODEC_VERSION,
@@ -193,6 +197,11 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   frame.writeUInt32LE(parts.length, 0);
   parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
   return Buffer.concat([frame, ...parts]);
+}
+
+function withoutIndex(data: MiniData): MiniHead {
+  const { index: _index, ...head } = data;
+  return head;
 }
 
 /**
