@@ -204,15 +204,18 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
   const starts = new Uint32Array(leanTerms.length * nf + 1);
   for (let i = 0; i < posted; i++) {
     const slot = slots[i]!;
-    starts[kept[(slot / nf) | 0]! * nf + (slot % nf) + 1]!++;
+    const place = kept[(slot / nf) | 0]! * nf + (slot % nf) + 1;
+    starts[place] = starts[place]! + 1;
   }
-  for (let i = 1; i < starts.length; i++) starts[i]! += starts[i - 1]!;
+  for (let i = 1; i < starts.length; i++) starts[i] = starts[i]! + starts[i - 1]!;
   const leanDocs = n <= 0xffff ? new Uint16Array(posted) : new Uint32Array(posted);
   const leanCounts = maxCount <= 0xffff ? new Uint16Array(posted) : new Uint32Array(posted);
   const next = starts.slice(0, starts.length - 1);
   for (let i = 0; i < posted; i++) {
     const slot = slots[i]!;
-    const at = next[kept[(slot / nf) | 0]! * nf + (slot % nf)]!++;
+    const place = kept[(slot / nf) | 0]! * nf + (slot % nf);
+    const at = next[place]!;
+    next[place] = at + 1;
     leanDocs[at] = postingDocs[i]!;
     leanCounts[at] = postingCounts[i]!;
   }
