@@ -12,7 +12,7 @@ import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import { type RerankView, rerank, rerankPool } from './rerank.ts';
 import { PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
-import { type TextMatches, textScores } from './text-scores.ts';
+import { type TextMatches, searchResults, textScores } from './text-scores.ts';
 import { FIELD_KEYS, IDF_RESCALE, WEIGHTS } from './weights.ts';
 
 export type { RankOptions, Ranked } from './rank-options.ts';
@@ -286,7 +286,7 @@ export class SearchIndex {
       scored = score(boostDocument);
     }
     let results: TextMatches = scored.best;
-    if (scored.matched === 0 && options.fuzzy !== false) results = run(true);
+    if (scored.matched === 0 && options.fuzzy !== false) results = searchResults(run(true));
     return rerank(this.#view, results, parsed, late, options);
   }
 }

@@ -2,7 +2,6 @@
 // checked late, to the power `textExponent`, times the API-conventions factor (factor.ts). Past
 // a caller's floor, results that provably cannot reach it are not re-ranked.
 import type { Entry } from './document.ts';
-import { fieldCoverage } from './coverage.ts';
 import { factor } from './factor.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
@@ -47,7 +46,7 @@ export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQue
     const r = results.at(i)!;
     if (r.score * ceiling < floor) break;
     const entry = view.entryOf(r.id as number)!;
-    let covered = fieldCoverage(r, parsed);
+    let covered = results.coverage(i, parsed);
     let score = r.score;
     if (late.length > 0) {
       const strong = view.strongTerms(entry);

@@ -9,15 +9,16 @@
 // its term tree and its prefix look-ups stay MiniSearch's; fuzzy search, a rare fallback, stays
 // MiniSearch's own `search`.
 import type MiniSearch from 'minisearch';
+import type { SearchResult } from 'minisearch';
+import { coverage, creditTerm, fieldCoverage, fieldStrength, startCoverage } from './coverage.ts';
 import type { Doc } from './document.ts';
 import { FieldLengths, FieldPostings } from './lean-mini.ts';
+import type { ParsedQuery } from './query.ts';
 
 /** What re-ranking reads of a text match (a subset of MiniSearch's `SearchResult`). */
 export interface TextMatch {
   readonly id: number;
   readonly score: number;
-  /** Index term -> the fields it matched in (as MiniSearch's `match`). */
-  readonly match: Record<string, string[]>;
 }
 
 /** A search of one index, as the options of `MiniSearch.search` the ranking passes. */
@@ -36,10 +37,17 @@ export interface TextQuery {
   readonly boostDocument?: (id: number, term: string) => number;
 }
 
-/** Text matches, best first, each made when first asked for (`Array` fits: MiniSearch's own results). */
+/** Text matches, best first, each made when asked for. */
 export interface TextMatches {
   readonly length: number;
   at(i: number): TextMatch | undefined;
+  /** How much of `q` match `i` covers (`coverage.ts`), from the fields each of its terms matched in. */
+  coverage(i: number, q: ParsedQuery): number;
+}
+
+/** MiniSearch's own results (the fuzzy fallback) as `TextMatches`. */
+export function searchResults(results: readonly SearchResult[]): TextMatches {
+  return { length: results.length, at: (i) => results[i], coverage: (i, q) => fieldCoverage(results[i]!.match, q) };
 }
 
 /** The text matches of one search: how many documents matched, and the best `pool` of them. */
@@ -226,7 +234,7 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
       score[doc] = score[doc]! + termScore[doc]!;
     }
   }
-  if (matched === 0) return { matched, best: [] };
+  if (matched === 0) return { matched, best: searchResults([]) };
   // MiniSearch's final score: the sum times how many query terms matched; best first, ties in first-match order.
   for (let i = 0; i < matched; i++) {
     const doc = order[i]!;
@@ -234,11 +242,20 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
   }
   const chosen = bestOf(order.subarray(0, matched), score, rank, pool);
   const scores = chosen.map((doc) => score[doc]!);
-  const matchOf = (doc: number): Record<string, string[]> => {
+  const fresh = () => {
     if (s.generation !== generation) throw new Error('text matches read after the next search');
-    return matchObject(s.visits, firstVisit[doc]!, derived, fields);
   };
-  return { matched, best: { length: chosen.length, at: (i) => (i >= 0 && i < chosen.length ? { id: ids.get(chosen[i]!) as number, score: scores[i]!, match: matchOf(chosen[i]!) } : undefined) } };
+  return {
+    matched,
+    best: {
+      length: chosen.length,
+      at: (i) => (i >= 0 && i < chosen.length ? { id: ids.get(chosen[i]!) as number, score: scores[i]! } : undefined),
+      coverage: (i, q) => {
+        fresh();
+        return visitCoverage(s.visits, firstVisit[chosen[i]!]!, derived, fields, q);
+      },
+    },
+  };
 }
 
 /** The `pool` best of `docs` by score, ties by `rank`, best first. */
@@ -263,25 +280,51 @@ function bestOf(docs: Int32Array, score: Float64Array, rank: Int32Array, pool: n
   return top;
 }
 
+/** Index terms and their fields' strength, in the order of MiniSearch's match object's keys (reused lists). */
+const keyTerms: string[] = [];
+const keyStrengths: number[] = [];
+
 /**
- * One document's `match`, built from its visits as MiniSearch builds it: each index term's fields
- * in visit order. Visits of one index term come together (all its fields before the next term),
- * so a new index term starts a new list; a later query term that reaches an index term an earlier
- * one reached replaces its list in place, as MiniSearch's `Object.assign` of one term's matches
- * over the others' does.
+ * One document's coverage (`coverage.ts`) from its visits, as `fieldCoverage` works it out from the
+ * match object MiniSearch would have made (see `matchObject`): each index term with the strongest
+ * of its fields, in the object's key order (array-index keys first, ascending, then the others in
+ * the order they came), a later query term's list replacing an earlier one's in place.
  */
-function matchObject(visits: Int32Array, first: number, derived: readonly string[], fields: readonly string[]): Record<string, string[]> {
-  const match: Record<string, string[]> = {};
+function visitCoverage(visits: Int32Array, first: number, derived: readonly string[], fields: readonly string[], q: ParsedQuery): number {
+  let m = 0;
   let last = -1;
-  let list: string[] = [];
+  let slot = -1;
+  let indexKeys = 0;
   for (let v = first; v >= 0; v = visits[v + 2]!) {
     const at = visits[v]!;
-    const field = fields[visits[v + 1]!]!;
+    const strength = fieldStrength(fields[visits[v + 1]!]!);
     if (at !== last) {
       last = at;
-      list = [field];
-      match[derived[at]!] = list;
-    } else list.push(field);
+      const term = derived[at]!;
+      slot = 0;
+      while (slot < m && keyTerms[slot] !== term) slot++;
+      if (slot === m) {
+        keyTerms[m] = term;
+        m++;
+        if (isArrayIndex(term)) indexKeys++;
+      }
+      keyStrengths[slot] = strength;
+    } else if (strength > keyStrengths[slot]!) keyStrengths[slot] = strength;
   }
-  return match;
+  startCoverage();
+  if (indexKeys > 0) {
+    const order = Array.from({ length: m }, (_, k) => k).filter((k) => isArrayIndex(keyTerms[k]!));
+    order.sort((a, b) => Number(keyTerms[a]) - Number(keyTerms[b]));
+    for (const k of order) creditTerm(keyTerms[k]!, keyStrengths[k]!, q);
+    for (let k = 0; k < m; k++) if (!isArrayIndex(keyTerms[k]!)) creditTerm(keyTerms[k]!, keyStrengths[k]!, q);
+  } else for (let k = 0; k < m; k++) creditTerm(keyTerms[k]!, keyStrengths[k]!, q);
+  return coverage(q);
+}
+
+/** A key JavaScript objects order first, numerically: a canonical array index. */
+function isArrayIndex(key: string): boolean {
+  // Most terms start with a letter: no pattern match for them (it would flatten the string first).
+  const c = key.charCodeAt(0);
+  if (!(c >= 48 && c <= 57)) return false;
+  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
 }

@@ -1,7 +1,8 @@
 // The ranking's text scores (text-scores.ts) read MiniSearch's postings without its result objects.
 // They must be MiniSearch's own: the same documents, the same scores to the last bit, the same order
-// (ties too), the same match objects (key order too), over the lean and the stock index, with the
-// prefix, field, term-boost and document-gate options the ranking passes, gates that keep state included.
+// (ties too), and the same field coverage to the last bit as MiniSearch's match objects give it (in
+// their key order), over the lean and the stock index, with the prefix, field, term-boost and
+// document-gate options the ranking passes, gates that keep state included.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -9,10 +10,12 @@ import MiniSearch from 'minisearch';
 import { EMPTY_FIELD } from '../../src/catalog/document.ts';
 import { loadLean } from '../../src/catalog/lean-mini.ts';
 import { type Doc, MINI_OPTIONS, type MiniIndexData } from '../../src/catalog/search.ts';
+import { fieldCoverage } from '../../src/catalog/coverage.ts';
+import type { ParsedQuery } from '../../src/catalog/query.ts';
 import { type TextQuery, textScores } from '../../src/catalog/text-scores.ts';
 import { FIELD_KEYS, WEIGHTS } from '../../src/catalog/weights.ts';
 
-const WORDS = ['pod', 'pods', 'list', 'lists', 'create', 'user', 'users', 'usage', 'repo', 'repos', 'issue', 'issues', 'label', 'gist', 'a', '404', '2'];
+const WORDS = ['pod', 'pods', 'list', 'lists', 'create', 'user', 'users', 'usage', 'repo', 'repos', 'issue', 'issues', 'label', 'gist', 'a', '404', '40', '2', '10'];
 const STRONG = ['s', 'p', 'o', 't', 'd'];
 
 const fieldTerms = fc.oneof(fc.constant(EMPTY_FIELD as string[]), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }));
@@ -24,7 +27,7 @@ const docs = fc.array(fc.tuple(...FIELD_KEYS.map(() => fieldTerms)), { minLength
   }),
 );
 const queries = fc.record({
-  terms: fc.uniqueArray(fc.constantFrom(...WORDS, 'po', 'us', 'iss', 'nothing'), { minLength: 1, maxLength: 4 }),
+  terms: fc.uniqueArray(fc.constantFrom(...WORDS, 'po', 'us', 'iss', '4', '1', 'nothing'), { minLength: 1, maxLength: 4 }),
   prefix: fc.boolean(),
   strong: fc.boolean(),
   skip: fc.integer({ min: 0, max: 5 }),
@@ -75,9 +78,15 @@ function ours(mini: MiniSearch<Doc>, q: Query) {
     boostDocument: gateFor(q),
   };
   const { matched, best } = textScores(mini, query, q.pool);
+  const parsed = parsedOf(q);
   const out = [];
-  for (let i = 0; i < best.length; i++) out.push(best.at(i)!);
+  for (let i = 0; i < best.length; i++) out.push({ ...best.at(i)!, coverage: best.coverage(i, parsed) });
   return { matched, best: out };
+}
+
+/** What coverage reads of a query: its terms and their weights (one term weighs less, as "all" does). */
+function parsedOf(q: Query): ParsedQuery {
+  return { terms: q.terms, weights: new Map(q.terms.map((t, i) => [t, i === 1 ? 0.5 : 1])) } as unknown as ParsedQuery;
 }
 
 function serialized(all: readonly Doc[]): MiniIndexData {
@@ -95,10 +104,7 @@ function assertSame(mini: MiniSearch<Doc>, q: Query): void {
     got.best.map((r) => [r.id, r.score]),
     top.map((r) => [r.id, r.score]),
   );
-  for (let i = 0; i < top.length; i++) {
-    assert.deepEqual(got.best[i]!.match, top[i]!.match);
-    assert.deepEqual(Object.keys(got.best[i]!.match), Object.keys(top[i]!.match), 'match keys in the same order');
-  }
+  for (let i = 0; i < top.length; i++) assert.equal(got.best[i]!.coverage, fieldCoverage(top[i]!.match, parsedOf(q)), `coverage of ${top[i]!.id}`);
 }
 
 describe('text scores', () => {
@@ -118,13 +124,13 @@ describe('text scores', () => {
     );
   });
 
-  it('refuses to make a match from the visits of an earlier search', () => {
+  it('refuses to work out coverage from the visits of an earlier search', () => {
     const all = [{ i: 1, ...Object.fromEntries(FIELD_KEYS.map((k) => [k, k === 's' ? ['users'] : EMPTY_FIELD])) } as Doc];
     const mini = loadLean(serialized(all));
     const q = { terms: ['users'], prefix: false, strong: false, skip: 0, gated: false, pool: 5 };
     const query: TextQuery = { terms: q.terms, fields: FIELD_KEYS, boost: WEIGHTS.fields, bm25: WEIGHTS.bm25, prefixWeight: WEIGHTS.prefix, prefix: () => false, boostTerm };
     const first = textScores(mini, query, 5);
     textScores(mini, query, 5);
-    assert.throws(() => first.best.at(0), /after the next search/);
+    assert.throws(() => first.best.coverage(0, parsedOf(q)), /after the next search/);
   });
 });
