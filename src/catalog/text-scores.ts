@@ -2,12 +2,15 @@
 // document a query touches, a result with a score, a list of terms and a match object, then a
 // second object per result, and sorts them all; a search of a common word over many APIs made
 // megabytes of them, and the collections that followed were the slowest searches. Re-ranking
-// reads only the best `pool` of them. Here the same postings are read in the same order, the
-// same BM25 arithmetic in the same order accumulates into typed arrays reused from search to
-// search, and result objects are made only for the pool: the same scores, the same order, the
-// same match objects (test/catalog/text-scores.test.ts holds the two side by side). The index,
-// its term tree and its prefix look-ups stay MiniSearch's; fuzzy search, a rare fallback, stays
-// MiniSearch's own `search`.
+// reads only the best `pool` of them, and of each only its score and how much of the query its
+// fields cover. Here the same postings are read in the same order, the same BM25 arithmetic in
+// the same order accumulates into typed arrays reused from search to search, and what each
+// scoring visit matched (index term, field) is kept in a typed list, from which coverage is
+// worked out as MiniSearch's match object would give it: the same scores, order and coverage
+// (test/catalog/text-scores.test.ts holds them to MiniSearch's). The index, its term tree and its
+// prefix look-ups stay MiniSearch's; fuzzy search, a rare fallback, stays MiniSearch's `search`.
+// svc never removes a document from an index (a changed spec gets a new one), so the check
+// MiniSearch makes for removed documents is not needed here.
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
 import { coverage, creditTerm, fieldCoverage, fieldStrength, startCoverage } from './coverage.ts';
@@ -23,7 +26,7 @@ export interface TextMatch {
 
 /** A search of one index, as the options of `MiniSearch.search` the ranking passes. */
 export interface TextQuery {
-  /** Query terms, in order (MiniSearch's query string, split). */
+  /** Query terms, in order (MiniSearch's query string, split), each once (a repeated term would count twice here). */
   readonly terms: readonly string[];
   /** Fields searched, in order. */
   readonly fields: readonly string[];
@@ -65,6 +68,7 @@ interface Internals {
   _fieldIds: Record<string, number>;
   _avgFieldLength: number[];
   _documentCount: number;
+  _nextId: number;
   _fieldLength: FieldLengths | Map<number, number[]>;
   _documentIds: { get(short: number): unknown };
 }
@@ -141,8 +145,8 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
   const s = scratch;
   const docCount = inner._documentCount;
   const lengths = inner._fieldLength;
-  // Short ids are 0..n-1 in svc's indexes (lean or built): the scratch spans them.
-  s.ensure(Math.max(docCount, 1) + 1);
+  // Short ids are below MiniSearch's next id (0..n-1 in svc's indexes): the scratch spans them.
+  s.ensure(Math.max(docCount, inner._nextId || 0, 1) + 1);
   if (s.current >= 0x7ffffff0) {
     s.mark.fill(0);
     s.current = 0;
