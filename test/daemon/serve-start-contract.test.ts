@@ -190,6 +190,22 @@ describe('svc serve start sequence in process', { skip, timeout: HANG_MS }, () =
     }
   });
 
+  it('search.vocabulary wordnet joins search once loaded; without it a synonym finds nothing', { timeout: HANG_MS }, async () => {
+    for (const vocabulary of ['wordnet', 'none']) {
+      const p = project(() => `serve:\n  transport: http\n  port: 0\n  auth: none\nsearch:\n  vocabulary: ${vocabulary}\nspecs:\n  - ledger.yaml\n`);
+      p.write('ledger.yaml', openapi('Ledger', [{ method: 'GET', path: '/bills/{id}', summary: 'Get a bill' }, { method: 'GET', path: '/payments', summary: 'List payments' }]));
+      const daemon = await startServe({ config: await loadConfig(p.configFile), env: p.env, snapshots: false, socket: join(p.dir, 'v.sock'), log: () => {} });
+      try {
+        await daemon.ready;
+        const search = async (): Promise<string> => (await request(join(p.dir, 'v.sock'), 'search', { query: 'invoice' })).text;
+        if (vocabulary === 'wordnet') await until(async () => /ledger:GET:\/bills\/\{id\}/.test(await search()), 20_000, 'invoice finds the bill');
+        else assert.doesNotMatch(await search(), /bills/);
+      } finally {
+        await daemon.close();
+      }
+    }
+  });
+
   it('SVC_SNAPSHOTS=0 keeps no snapshots; services off still serves stdio', { timeout: HANG_MS }, async () => {
     const p = project(() => 'specs:\n  - pets.yaml\n');
     const client = stdioClient();
