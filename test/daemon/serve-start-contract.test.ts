@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
-import { startServe, type Daemon } from '../../src/daemon/serve.ts';
+import { importConfigured, loadedSpecs, startServe, type Daemon } from '../../src/daemon/serve.ts';
 import { request } from '../../src/ipc/client.ts';
 import { formatDiagnostic } from '../../src/model/index.ts';
 import { openapi, until } from './support.ts';
@@ -204,6 +204,13 @@ describe('svc serve start sequence in process', { skip, timeout: HANG_MS }, () =
         await daemon.close();
       }
     }
+  });
+
+  it('importConfigured imports every spec of the config on this thread, in config order, failures included', { timeout: HANG_MS }, async () => {
+    const p = project(() => 'specs:\n  - broken.yaml\n  - pets.yaml\n');
+    const outcomes = await importConfigured(await loadConfig(p.configFile));
+    assert.deepEqual(outcomes.map((o) => [o.ok, o.ok ? o.spec.name : o.name]), [[false, 'broken'], [true, 'pets']]);
+    assert.deepEqual(loadedSpecs(outcomes).map((s) => s.name), ['pets']);
   });
 
   it('SVC_SNAPSHOTS=0 keeps no snapshots; services off still serves stdio', { timeout: HANG_MS }, async () => {
