@@ -13,7 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
 import { importConfigured, loadedSpecs, startServe, type Daemon } from '../../src/daemon/serve.ts';
 import { request } from '../../src/ipc/client.ts';
+import { SVC_VERSION } from '../../src/daemon/services.ts';
+import { importOptions } from '../../src/daemon/update.ts';
 import { formatDiagnostic } from '../../src/model/index.ts';
+import { buildFingerprint, snapshotKey } from '../../src/snapshot/index.ts';
 import { openapi, until } from './support.ts';
 
 const HANG_MS = 60_000;
@@ -161,7 +164,10 @@ describe('svc serve start sequence in process', { skip, timeout: HANG_MS }, () =
       // Snapshots and the digest memo go to the cache folder the environment names.
       await until(() => existsSync(join(snapshots, 'digests.json')), 20_000, 'the digest memo written');
       await until(() => !existsSync(stale), 20_000, 'the stale snapshot pruned');
-      assert.ok(readdirSync(snapshots).some((f) => f.endsWith('.snap')));
+      // A snapshot is named by this build (version and source fingerprint) and the spec's import settings.
+      const pets = daemon.config.specs[0]!;
+      const key = snapshotKey({ svcVersion: `${SVC_VERSION}+${await buildFingerprint()}`, importKey: JSON.stringify([pets.path, importOptions(pets, daemon.config)]) });
+      assert.ok(readdirSync(snapshots).includes(`${key}.snap`), readdirSync(snapshots).join(', '));
       const memo = JSON.parse(readFileSync(join(snapshots, 'digests.json'), 'utf8')) as { files: [string][] };
       assert.ok(memo.files.some(([file]) => file === join(p.dir, 'pets.yaml')));
 
