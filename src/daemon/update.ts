@@ -203,6 +203,7 @@ export class Updater {
         reports.push(report(sc, 'unchanged', NO_DIFF, [], [], false, 0));
         continue;
       }
+      // Stryker disable next-line OptionalChaining: #newRun always passes a progress callback
       onProgress?.({ done, total, file: sc.path, spec: sc.name });
       const outcome = await this.#import(sc.path, importOptions(sc, config));
       done++;
@@ -225,6 +226,7 @@ export class Updater {
         // same list, so `changedOnDisk` compares like with like.
         const files = [...new Set([...(outcome.files.length > 0 ? outcome.files : [sc.path]), ...(prev?.serving?.files ?? [])])];
         const failedHash = await this.#digests.specHash(files);
+        // Stryker disable next-line ConditionalExpression: a hash that is undefined reads as none (changedOnDisk)
         const failure = { errors: outcome.errors, warnings: outcome.warnings, at: Date.now(), ...(failedHash !== undefined ? { hash: failedHash } : {}) };
         next.push({
           config: sc,
@@ -237,6 +239,7 @@ export class Updater {
         reports.push(report(sc, 'failed', NO_DIFF, outcome.warnings, outcome.errors, prev?.serving !== undefined, ms));
       }
     }
+    // Stryker disable next-line OptionalChaining: as above
     onProgress?.({ done, total });
 
     const kept = new Set(config.specs.map((s) => s.name));
@@ -260,7 +263,7 @@ export class Updater {
     const specsAddedOrRemoved = reports.some((r) => r.state === 'removed' || r.state === 'added');
     this.#states = next;
     this.#config = config;
-    // Stryker disable next-line ArrowFunction: the digest cache; forgetting more only costs re-reading files
+    // Stryker disable next-line ArrowFunction,CallExpression: the digest cache; forgetting more, or nothing, only costs re-reading or memory
     this.#digests.retain(new Set(next.flatMap((s) => s.files)));
 
     const result: UpdateResult = {
@@ -298,6 +301,7 @@ export class Updater {
       // One spec per turn of the event loop, so tool calls get in between.
       // Stryker disable next-line BlockStatement: cache warm-up only
       for (const s of this.#states) {
+        // Stryker disable next-line ConditionalExpression: cache warm-up only
         if (!s.serving) continue;
         await new Promise((resolve) => setImmediate(resolve));
         // Stryker disable next-line CallExpression: cache warm-up only
@@ -314,6 +318,7 @@ export class Updater {
     const state = this.#states.find((s) => s.config.name === name);
     if (!state) return false;
     if (state.failure) return state.failure.hash === undefined || (await this.#digests.specHash(state.files)) !== state.failure.hash;
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: every state has a serving version or a failure (seed and #run set one)
     if (!state.serving) return true;
     return (await this.#digests.specHash(state.serving.files)) !== state.serving.hash;
   }
