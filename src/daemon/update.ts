@@ -121,21 +121,19 @@ export class Updater {
   /**
    * Runs an update. A request that arrives while one runs joins the next run (one run serves every
    * request that came in meanwhile: they all see the files as they are once it starts), and every
-   * caller gets its outcome. `config` skips the reload (the first load, when `svc serve` has just
-   * read it); such a request runs on its own.
+   * caller gets its outcome. (The first load is not an update: `seed` takes what `svc serve` read.)
    */
-  update(options: { onProgress?: (p: UpdateProgress) => void; config?: Config; onStart?: () => void } = {}): Promise<UpdateOutcome> {
+  update(options: { onProgress?: (p: UpdateProgress) => void; onStart?: () => void } = {}): Promise<UpdateOutcome> {
     let run: Run;
-    if (!this.#current) run = this.#current = this.#newRun(Promise.resolve(), options.config);
-    else if (this.#next && options.config === undefined) run = this.#next;
-    else run = this.#next = this.#newRun((this.#next ?? this.#current).outcome.catch(() => {}), options.config);
+    if (!this.#current) run = this.#current = this.#newRun(Promise.resolve());
+    else run = this.#next ??= this.#newRun(this.#current.outcome.catch(() => {}));
     run.callers++;
     if (options.onProgress) run.listeners.push(options.onProgress);
     if (options.onStart) run.starters.push(options.onStart);
     return run.outcome;
   }
 
-  #newRun(after: Promise<unknown>, config: Config | undefined): Run {
+  #newRun(after: Promise<unknown>): Run {
     const run: Run = { startedAt: 0, done: 0, total: 0, callers: 0, listeners: [], starters: [], outcome: undefined as never };
     run.outcome = after.then(async () => {
       if (this.#next === run) {
@@ -152,7 +150,7 @@ export class Updater {
           run.total = p.total;
           run.spec = p.spec;
           for (const l of run.listeners) l(p);
-        }, config);
+        });
       } finally {
         this.#onRunning?.(false);
         if (this.#current === run) this.#current = this.#next;
@@ -161,12 +159,12 @@ export class Updater {
     return run;
   }
 
-  async #run(onProgress: ((p: UpdateProgress) => void) | undefined, given: Config | undefined): Promise<UpdateOutcome> {
+  async #run(onProgress: ((p: UpdateProgress) => void) | undefined): Promise<UpdateOutcome> {
     const startedAt = Date.now();
     const t0 = performance.now();
     let config: Config;
     try {
-      config = given ?? (await this.#reload());
+      config = await this.#reload();
     } catch (error) {
       const result: UpdateResult = {
         ok: false,
