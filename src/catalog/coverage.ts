@@ -34,6 +34,7 @@ export function creditTerm(indexTerm: string, strength: number, q: ParsedQuery):
   if (!source) {
     for (let k = 0; k < terms.length; k++) {
       const t = terms[k]!;
+      // Stryker disable next-line EqualityOperator: two query terms of one length that both begin the index term are the same term
       if (indexTerm.startsWith(t) && (!source || t.length > source.length)) source = t;
     }
   }
