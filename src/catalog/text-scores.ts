@@ -107,7 +107,9 @@ class Scratch {
   visits = new Int32Array(0);
 
   ensure(n: number): void {
+    // Stryker disable next-line EqualityOperator: growing when already large enough changes only memory
     if (n <= this.size) return;
+    // Stryker disable next-line ArithmeticOperator: any growth of at least n gives the same results
     const size = Math.max(n, this.size * 2, 64);
     this.mark = new Int32Array(size);
     this.score = new Float64Array(size);
@@ -146,12 +148,16 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
   const docCount = inner._documentCount;
   const lengths = inner._fieldLength;
   // Short ids are below MiniSearch's next id (0..n-1 in svc's indexes): the scratch spans them.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the document count already spans svc's short ids; the next id only matters for an index svc does not build
   s.ensure(Math.max(docCount, inner._nextId || 0, 1) + 1);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: reached after 2^31 searches; marks below the new one are stale either way
   if (s.current >= 0x7ffffff0) {
     s.mark.fill(0);
     s.current = 0;
   }
+  // Stryker disable next-line UpdateOperator: any value no earlier search used marks this one
   const current = ++s.current;
+  // Stryker disable next-line UpdateOperator: any value no earlier search used tells this search's visits apart
   const generation = ++s.generation;
   const { mark, score, termScore, lastTerm, quality, order, rank, termDocs, termMark, firstVisit, lastVisit } = s;
   const { k, b, d } = query.bm25;
@@ -163,15 +169,20 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
   const fields = query.fields;
   const fieldIds = fields.map((f) => inner._fieldIds[f]!);
   const fieldBoosts = fields.map((f) => query.boost[f] || 1);
+  // Stryker disable next-line ArrayDeclaration: index terms are found by the place they were pushed at, whatever came before
   const derived: string[] = [];
+  // Stryker disable next-line EqualityOperator: past the last term there is none, and none is skipped below
   for (let q = 0; q < query.terms.length; q++) {
     const term = query.terms[q]!;
+    // Stryker disable next-line ConditionalExpression: svc's query terms are never empty
     if (!term) continue;
     const termBoost = query.boostTerm(term);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: reached after 2^31 query terms; marks below the new one are stale either way
     if (s.termCurrent >= 0x7ffffff0) {
       termMark.fill(0);
       s.termCurrent = 0;
     }
+    // Stryker disable next-line UpdateOperator: any value no earlier term used marks this one
     const termNow = ++s.termCurrent;
     let termDocCount = 0;
     // One derived index term: the query term itself (weight 1), then each longer term it begins.
@@ -179,6 +190,7 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
       if (!data) return;
       const derivedAt = derived.length;
       derived.push(indexTerm);
+      // Stryker disable next-line EqualityOperator: past the last field there is no field id, and so no postings
       for (let f = 0; f < fields.length; f++) {
         const fieldId = fieldIds[f]!;
         const postings = data.get(fieldId);
@@ -219,6 +231,7 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
             quality[doc] = quality[doc]! + 1;
           }
         };
+        // Stryker disable next-line ConditionalExpression: the lean postings iterate as a Map does; scan only saves the iterator (speed only)
         if (postings instanceof FieldPostings) postings.scan(each);
         else for (const [doc, count] of postings) each(doc, count);
       }
@@ -238,6 +251,7 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
       score[doc] = score[doc]! + termScore[doc]!;
     }
   }
+  // Stryker disable next-line ConditionalExpression: with nothing matched, the rest makes the same empty answer (speed only)
   if (matched === 0) return { matched, best: searchResults([]) };
   // MiniSearch's final score: the sum times how many query terms matched; best first, ties in first-match order.
   for (let i = 0; i < matched; i++) {
@@ -265,16 +279,19 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
 /** The `pool` best of `docs` by score, ties by `rank`, best first. */
 function bestOf(docs: Int32Array, score: Float64Array, rank: Int32Array, pool: number): number[] {
   const better = (a: number, b: number) => score[b]! - score[a]! || rank[a]! - rank[b]!;
+  // Stryker disable next-line EqualityOperator: the bounded selection below gives the same pool (speed only)
   if (docs.length <= pool) return Array.from(docs).sort(better);
   // A bounded selection: keep the pool sorted, insert only what beats its last.
   const top: number[] = [];
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i]!;
+    // Stryker disable next-line ConditionalExpression: inserting a document that does not beat the pool's last, then dropping the last, changes nothing (speed only)
     if (top.length === pool && better(doc, top[pool - 1]!) >= 0) continue;
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
+      // Stryker disable next-line EqualityOperator: `better` is never 0 for two documents (their ranks differ)
       if (better(top[mid]!, doc) <= 0) lo = mid + 1;
       else hi = mid;
     }
@@ -297,6 +314,7 @@ const keyStrengths: number[] = [];
 function visitCoverage(visits: Int32Array, first: number, derived: readonly string[], fields: readonly string[], q: ParsedQuery): number {
   let m = 0;
   let last = -1;
+  // Stryker disable next-line UnaryOperator: set before it is read
   let slot = -1;
   let indexKeys = 0;
   for (let v = first; v >= 0; v = visits[v + 2]!) {
@@ -316,6 +334,7 @@ function visitCoverage(visits: Int32Array, first: number, derived: readonly stri
     } else if (strength > keyStrengths[slot]!) keyStrengths[slot] = strength;
   }
   startCoverage();
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the ordered branch gives the same order when no key is an array index (speed only)
   if (indexKeys > 0) {
     const order = Array.from({ length: m }, (_, k) => k).filter((k) => isArrayIndex(keyTerms[k]!));
     order.sort((a, b) => Number(keyTerms[a]) - Number(keyTerms[b]));

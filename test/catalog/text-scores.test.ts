@@ -135,6 +135,30 @@ describe('text scores', () => {
     );
   });
 
+  it('grows its working lists in the middle of a search and still answers as MiniSearch does', () => {
+    // Run after the small generated indexes: 900 documents, each naming both words in three fields,
+    // visit more postings than the lists first hold.
+    const all = Array.from({ length: 900 }, (_, n) => {
+      const doc: Record<string, unknown> = { i: n + 1 };
+      FIELD_KEYS.forEach((key, f) => (doc[key] = f < 3 ? ['pods', n % 7 ? 'list' : 'label', String(n % 5)] : EMPTY_FIELD));
+      return doc as Doc;
+    });
+    const mini = loadLean(serialized(all));
+    for (const pool of [5, 120, 900]) assertSame(mini, { terms: ['pods', 'list', '3'], prefix: true, strong: false, skip: 0, gated: false, pool });
+  });
+
+  it('has no match before the first or past the last of its pool', () => {
+    const all = [{ i: 1, ...Object.fromEntries(FIELD_KEYS.map((k) => [k, k === 's' ? ['users'] : EMPTY_FIELD])) } as Doc];
+    const mini = loadLean(serialized(all));
+    const query: TextQuery = { terms: ['users'], fields: FIELD_KEYS, boost: WEIGHTS.fields, bm25: WEIGHTS.bm25, prefixWeight: WEIGHTS.prefix, prefix: () => false, boostTerm };
+    const { matched, best } = textScores(mini, query, 5);
+    assert.equal(matched, 1);
+    assert.equal(best.length, 1);
+    assert.equal(best.at(-1), undefined);
+    assert.equal(best.at(1), undefined);
+    assert.equal(best.at(0)!.id, 1);
+  });
+
   it('refuses to work out coverage from the visits of an earlier search', () => {
     const all = [{ i: 1, ...Object.fromEntries(FIELD_KEYS.map((k) => [k, k === 's' ? ['users'] : EMPTY_FIELD])) } as Doc];
     const mini = loadLean(serialized(all));
