@@ -39,11 +39,15 @@ export function* postingsOf(index: MiniIndexData['index'], fields: number, docum
       const postings = byField[f]!;
       for (const d in postings) {
         total++;
+        // Stryker disable next-line EqualityOperator: an equal count leaves the maximum as it is
         if (postings[d]! > maxCount) maxCount = postings[d]!;
+        // Stryker disable next-line EqualityOperator: an equal id leaves the maximum as it is
         if (Number(d) > maxDoc) maxDoc = Number(d);
       }
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: when to yield changes no result (a pause for the thread)
     if (total >= step) {
+      // Stryker disable next-line ArithmeticOperator: when to yield changes no result
       step = total + POSTINGS_PER_STEP;
       yield;
     }
@@ -52,10 +56,13 @@ export function* postingsOf(index: MiniIndexData['index'], fields: number, docum
   const docs = Math.max(documents, maxDoc + 1) <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const counts = maxCount <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   const starts = new Uint32Array(index.length * fields + 1);
+  // Stryker disable next-line ArrayDeclaration: every place is set below; the length is only a hint
   const terms: string[] = new Array<string>(index.length);
   let at = 0;
   for (let t = 0; t < index.length; t++) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: when to yield changes no result (a pause for the thread)
     if (at >= step) {
+      // Stryker disable next-line ArithmeticOperator: when to yield changes no result
       step = at + POSTINGS_PER_STEP;
       yield;
     }
@@ -64,6 +71,7 @@ export function* postingsOf(index: MiniIndexData['index'], fields: number, docum
     for (let f = 0; f < fields; f++) {
       starts[t * fields + f] = at;
       const postings = byField[f];
+      // Stryker disable next-line ConditionalExpression: a field without postings enumerates nothing either way
       if (!postings) continue;
       // Integer keys enumerate ascending, as loadJS's Maps hold them.
       for (const d in postings) {
