@@ -5,7 +5,7 @@
 // daemon already serves. When a snapshot folder is given it writes the snapshot too, so the main
 // thread never touches the documents. Protocol: see `WorkerMessage` in import-pool.ts.
 import { isAbsolute } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { indexImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
@@ -104,8 +104,15 @@ function transferred(message: WorkerMessage): ArrayBuffer[] {
   return [...(prints ? [prints] : []), ...(detail ? [detail.bytes] : [])];
 }
 
-const port = parentPort;
-if (port) {
+/** The side of a message channel the jobs come in on (the worker's parentPort, or a MessagePort). */
+export type JobPort = Pick<MessagePort, 'on' | 'postMessage'>;
+
+/**
+ * Answers every job that comes in on `port` (import-worker-boot.ts hands it the worker's
+ * parentPort). A job that throws still gets its answer: `inline` with the reason, or, once its
+ * core went, a late part that says why nothing more came.
+ */
+export function serveJobs(port: JobPort): void {
   port.on('message', (job: ImportJob) => {
     let built = false;
     const post: Post = (message, transfer) => {
