@@ -152,8 +152,16 @@ export class ImportPool {
   run(file: string, options: ImportOptions, snapshot?: ImportJob['snapshot']): Promise<JobReply> {
     const job: ImportJob = { id: this.#nextId++, file, options, ...(snapshot ? { snapshot } : {}) };
     this.#open++;
-    const result = this.#chain.then(() => this.#send(job));
-    const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined)).finally(() => this.#open--);
+    // The job stops counting as open before its caller sees it end (its reply, or its late part),
+    // so a caller that then calls `release` lets the worker go at once.
+    const result = this.#chain.then(() => this.#send(job)).then((r): JobReply => {
+      if (r.kind !== 'built') {
+        this.#open--;
+        return r;
+      }
+      return { ...r, late: r.late.finally(() => this.#open--) };
+    });
+    const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined));
     this.#chain = done.catch(() => {});
     return result;
   }
