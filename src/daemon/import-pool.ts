@@ -64,17 +64,16 @@ interface Pending {
 /**
  * The process's module loaders (`--import tsx` and the like) without its per-process flags, which a
  * worker refuses (the test runner adds several). Node strips types itself from 22.18; older
- * releases run svc through tsx, which the worker needs too.
+ * releases run svc through tsx, which the worker needs too. Exported for its tests.
  */
-function workerArgs(): string[] {
+export function workerArgs(argv: readonly string[] = process.execArgv, stripsTypes: boolean = Boolean(process.features.typescript)): string[] {
   const out: string[] = [];
-  const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
     else if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]!);
   }
-  if (!process.features.typescript && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
+  if (!stripsTypes && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
   return out;
 }
 
