@@ -70,8 +70,10 @@ export function workerArgs(argv: readonly string[] = process.execArgv, stripsTyp
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
-    else if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]!);
+    // A loader given as two arguments first: `--experimental-loader x` is an experimental switch too, and its value must follow it.
+    if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a)) {
+      if (i + 1 < argv.length) out.push(a, argv[++i]!);
+    } else if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
   }
   if (!stripsTypes && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
   return out;

@@ -18,7 +18,7 @@ const dropped = (argv: string[]): Piece => ({ argv, out: [] });
 
 const piece: fc.Arbitrary<Piece> = fc.oneof(
   fc.tuple(fc.constantFrom(...LOADERS), value).map(([name, v]) => kept([`--${name}=${v}`])),
-  fc.tuple(fc.constantFrom(...LOADERS.filter((l) => l !== 'experimental-loader')), value).map(([name, v]) => kept([`--${name}`, v])),
+  fc.tuple(fc.constantFrom(...LOADERS), value).map(([name, v]) => kept([`--${name}`, v])),
   fc.tuple(fc.constantFrom('experimental', 'no-experimental'), fc.constantFrom('strip-types', 'vm-modules', 'require-module', 'x=1')).map(([p, s]) => kept([`--${p}-${s}`])),
   fc
     .constantFrom(
@@ -46,7 +46,7 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
 
 it('passes the module loaders and experimental switches, with their values and in order, and nothing else', () => {
   fc.assert(
-    fc.property(fc.array(piece, { maxLength: 8 }), fc.option(fc.constantFrom(...LOADERS.filter((l) => l !== 'experimental-loader')), { nil: undefined }), (pieces, last) => {
+    fc.property(fc.array(piece, { maxLength: 8 }), fc.option(fc.constantFrom(...LOADERS), { nil: undefined }), (pieces, last) => {
       // A loader flag last, with no value after it, goes too.
       const argv = [...pieces.flatMap((p) => p.argv), ...(last ? [`--${last}`] : [])];
       assert.deepEqual(workerArgs(argv, true), pieces.flatMap((p) => p.out));
@@ -65,6 +65,8 @@ it('adds tsx on a Node that does not strip types, unless a loader already brings
   assert.deepEqual(workerArgs(['--import', 'tsx'], false), ['--import', 'tsx']);
   assert.deepEqual(workerArgs(['--require=./node_modules/tsx/dist/cjs.cjs'], false), ['--require=./node_modules/tsx/dist/cjs.cjs']);
   assert.deepEqual(workerArgs(['--test'], false), ['--import', 'tsx']);
+  // Its value follows a two-argument `--experimental-loader` (it was once passed as a bare switch, and the worker refused it).
+  assert.deepEqual(workerArgs(['--experimental-loader', 'tsx', '--test'], false), ['--experimental-loader', 'tsx']);
 });
 
 it('by default reads this process: its command line, and whether this Node strips types', () => {
