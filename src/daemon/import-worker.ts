@@ -77,10 +77,16 @@ async function late(
   asked: boolean,
 ): Promise<{ kind: 'late'; late: LateReply }> {
   let made: Late;
+  let list: string[] | undefined;
   try {
-    made = encodeLate(spec, documents, fingerprintList(spec));
+    list = fingerprintList(spec);
+    made = encodeLate(spec, documents, list);
   } catch (error) {
-    return { kind: 'late', late: { writeError: `cannot encode: ${(error as Error).message}` } };
+    // The fingerprints still go when only the detail cannot be written: made from the spec the
+    // daemon rebuilds from its core, they would differ, and the next update would see every
+    // endpoint as changed.
+    const prints = list ? { prints: own(Buffer.from(JSON.stringify(list))) } : {};
+    return { kind: 'late', late: { ...prints, writeError: `cannot encode: ${(error as Error).message}` } };
   }
   traceStep('late encoded');
   const prints = own(made.prints);

@@ -151,7 +151,7 @@ describe('the import worker, one job at a time', () => {
     assert.ok(await w.quiet(50));
   });
 
-  it('a spec whose documents no JSON can hold is served from its core, and the late part says why nothing more came', async () => {
+  it('a spec whose documents no JSON can hold is served from its core, and the late part brings its fingerprints and says why no detail came', async () => {
     for (const snapshot of [undefined, { dir: path.join(tmp.dir, 'loop-snaps'), key: 'loop' }]) {
       const w = worker();
       w.send({ id: 5, file: LOOP_IN_DOCUMENT, options: opts('loop'), ...(snapshot ? { snapshot } : {}) });
@@ -159,7 +159,8 @@ describe('the import worker, one job at a time', () => {
       assert.ok(built.kind === 'built', built.kind);
       const late = await w.next();
       assert.ok(late.kind === 'late');
-      assert.deepEqual(Object.keys(late.late), ['writeError'], 'no fingerprints, no detail');
+      assert.deepEqual(Object.keys(late.late).sort(), ['prints', 'writeError'], 'the fingerprints, and no detail');
+      assert.deepEqual(printsOf(late.late), fingerprintList(await fresh(LOOP_IN_DOCUMENT, 'loop')));
       assert.match(late.late.writeError!, /^cannot encode: Converting circular structure to JSON/);
       assert.equal(existsSync(path.join(tmp.dir, 'loop-snaps', 'loop.snap')), false);
     }
