@@ -79,7 +79,11 @@ export function workerArgs(argv: readonly string[] = process.execArgv, stripsTyp
   return out;
 }
 
-/** How long an idle worker is kept for the next job. */
+export interface ImportPoolOptions {
+  /** How long an idle worker is kept for the next job (ms). Default 5 s. */
+  readonly idleMs?: number;
+}
+
 const IDLE_MS = 5_000;
 
 /** A new import worker thread (no job yet: it waits for one). */
@@ -137,6 +141,7 @@ export async function dropPrestartedWorker(): Promise<void> {
 }
 
 export class ImportPool {
+  readonly #idleMs: number;
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
@@ -145,6 +150,10 @@ export class ImportPool {
   #closed = false;
   /** Jobs asked for and not yet answered (queued or running). */
   #open = 0;
+
+  constructor(options: ImportPoolOptions = {}) {
+    this.#idleMs = options.idleMs ?? IDLE_MS;
+  }
 
   /**
    * Runs one import in the worker, after the jobs before it (a job is done when its late part
@@ -196,7 +205,7 @@ export class ImportPool {
     if (this.#closed || this.#worker) return;
     try {
       this.#start().unref();
-      this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+      this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
       this.#idle.unref();
     } catch {
       // The first job will say why.
@@ -223,7 +232,7 @@ export class ImportPool {
       if (this.#pending.size === 0 && this.#worker) {
         this.#worker.unref();
         if (this.#idle) clearTimeout(this.#idle);
-        this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+        this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
         this.#idle.unref();
       }
     });
