@@ -88,6 +88,7 @@ const IDLE_MS = 5_000;
 
 /** A new import worker thread (no job yet: it waits for one). */
 function newWorker(): Worker {
+  // Stryker disable next-line OptionalChaining: every Node svc runs on (22.22 and later) has getCompileCacheDir
   const compileCache = module.getCompileCacheDir?.();
   // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
   const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
@@ -95,7 +96,9 @@ function newWorker(): Worker {
     execArgv: workerArgs(),
     // A small young generation: an import allocates hundreds of MB of short-lived objects, and
     // with V8's default a worker's peak memory was about a third higher for the same CPU time.
+    // Stryker disable next-line ObjectLiteral: a memory setting only; no answer differs
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    // Stryker disable next-line ObjectLiteral: the compile cache only makes the worker's start faster
     ...(compileCache ? { workerData: { compileCache } } : {}),
   });
 }
