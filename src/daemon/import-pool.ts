@@ -64,25 +64,31 @@ interface Pending {
 /**
  * The process's module loaders (`--import tsx` and the like) without its per-process flags, which a
  * worker refuses (the test runner adds several). Node strips types itself from 22.18; older
- * releases run svc through tsx, which the worker needs too.
+ * releases run svc through tsx, which the worker needs too. Exported for its tests.
  */
-function workerArgs(): string[] {
+export function workerArgs(argv: readonly string[] = process.execArgv, stripsTypes: boolean = Boolean(process.features.typescript)): string[] {
   const out: string[] = [];
-  const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
-    else if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]!);
+    // A loader given as two arguments first: `--experimental-loader x` is an experimental switch too, and its value must follow it.
+    if (/^--(import|require|loader|experimental-loader|conditions)$/.test(a)) {
+      if (i + 1 < argv.length) out.push(a, argv[++i]!);
+    } else if (/^--(import|require|loader|experimental-loader|conditions)=/.test(a) || /^--(experimental|no-experimental)-/.test(a)) out.push(a);
   }
-  if (!process.features.typescript && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
+  if (!stripsTypes && !out.some((a) => a.includes('tsx'))) out.push('--import', 'tsx');
   return out;
 }
 
-/** How long an idle worker is kept for the next job. */
+export interface ImportPoolOptions {
+  /** How long an idle worker is kept for the next job (ms). Default 5 s. */
+  readonly idleMs?: number;
+}
+
 const IDLE_MS = 5_000;
 
 /** A new import worker thread (no job yet: it waits for one). */
 function newWorker(): Worker {
+  // Stryker disable next-line OptionalChaining: every Node svc runs on (22.22 and later) has getCompileCacheDir
   const compileCache = module.getCompileCacheDir?.();
   // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
   const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
@@ -90,7 +96,9 @@ function newWorker(): Worker {
     execArgv: workerArgs(),
     // A small young generation: an import allocates hundreds of MB of short-lived objects, and
     // with V8's default a worker's peak memory was about a third higher for the same CPU time.
+    // Stryker disable next-line ObjectLiteral: a memory setting only; no answer differs
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    // Stryker disable next-line ObjectLiteral: the compile cache only makes the worker's start faster
     ...(compileCache ? { workerData: { compileCache } } : {}),
   });
 }
@@ -136,6 +144,7 @@ export async function dropPrestartedWorker(): Promise<void> {
 }
 
 export class ImportPool {
+  readonly #idleMs: number;
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
@@ -145,6 +154,10 @@ export class ImportPool {
   /** Jobs asked for and not yet answered (queued or running). */
   #open = 0;
 
+  constructor(options: ImportPoolOptions = {}) {
+    this.#idleMs = options.idleMs ?? IDLE_MS;
+  }
+
   /**
    * Runs one import in the worker, after the jobs before it (a job is done when its late part
    * is). Never rejects: a dead worker comes back as `inline`, or as a late part that says why.
@@ -152,8 +165,16 @@ export class ImportPool {
   run(file: string, options: ImportOptions, snapshot?: ImportJob['snapshot']): Promise<JobReply> {
     const job: ImportJob = { id: this.#nextId++, file, options, ...(snapshot ? { snapshot } : {}) };
     this.#open++;
-    const result = this.#chain.then(() => this.#send(job));
-    const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined)).finally(() => this.#open--);
+    // The job stops counting as open before its caller sees it end (its reply, or its late part),
+    // so a caller that then calls `release` lets the worker go at once.
+    const result = this.#chain.then(() => this.#send(job)).then((r): JobReply => {
+      if (r.kind !== 'built') {
+        this.#open--;
+        return r;
+      }
+      return { ...r, late: r.late.finally(() => this.#open--) };
+    });
+    const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined));
     this.#chain = done.catch(() => {});
     return result;
   }
@@ -187,7 +208,7 @@ export class ImportPool {
     if (this.#closed || this.#worker) return;
     try {
       this.#start().unref();
-      this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+      this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
       this.#idle.unref();
     } catch {
       // The first job will say why.
@@ -214,7 +235,7 @@ export class ImportPool {
       if (this.#pending.size === 0 && this.#worker) {
         this.#worker.unref();
         if (this.#idle) clearTimeout(this.#idle);
-        this.#idle = setTimeout(() => void this.#stop(), IDLE_MS);
+        this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
         this.#idle.unref();
       }
     });

@@ -1,8 +1,9 @@
 // The import worker's entry: turns on Node's compile cache in this thread too (the daemon's own
 // call covers its main thread only), then loads the worker. Without it a worker compiles the
-// importers afresh on every start, about a second of the first import on a busy machine.
+// importers afresh on every start, about a second of the first import on a busy machine. The
+// thread glue is this file's; the job handling (import-worker.ts) runs in-process in its tests.
 import module from 'node:module';
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { traceStep } from './start-trace.ts';
 
 traceStep('boot');
@@ -14,4 +15,5 @@ if (dir) {
     // Runs without it.
   }
 }
-await import('./import-worker.ts');
+const { serveJobs } = await import('./import-worker.ts');
+if (parentPort) serveJobs(parentPort);

@@ -5,7 +5,7 @@
 // daemon already serves. When a snapshot folder is given it writes the snapshot too, so the main
 // thread never touches the documents. Protocol: see `WorkerMessage` in import-pool.ts.
 import { isAbsolute } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { indexImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
@@ -64,6 +64,7 @@ async function run(job: ImportJob, post: Post): Promise<void> {
   // The snapshot file needs the core's bytes after they went to the daemon: a copy (a few MB at most).
   const kept = wanted ? Buffer.from(core) : undefined;
   const sent = own(core);
+  // Stryker disable next-line ArrayDeclaration: without the transfer list the core is copied, not moved: the same bytes arrive
   post({ id: job.id, kind: 'built', core: sent }, [sent]);
   post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined)) });
 }
@@ -77,13 +78,20 @@ async function late(
   asked: boolean,
 ): Promise<{ kind: 'late'; late: LateReply }> {
   let made: Late;
+  let list: string[] | undefined;
   try {
-    made = encodeLate(spec, documents, fingerprintList(spec));
+    list = fingerprintList(spec);
+    made = encodeLate(spec, documents, list);
   } catch (error) {
-    return { kind: 'late', late: { writeError: `cannot encode: ${(error as Error).message}` } };
+    // The fingerprints still go when only the detail cannot be written: made from the spec the
+    // daemon rebuilds from its core, they would differ, and the next update would see every
+    // endpoint as changed.
+    const prints = list ? { prints: own(Buffer.from(JSON.stringify(list))) } : {};
+    return { kind: 'late', late: { ...prints, writeError: `cannot encode: ${(error as Error).message}` } };
   }
   traceStep('late encoded');
   const prints = own(made.prints);
+  // Stryker disable next-line LogicalOperator: the core is kept exactly when a snapshot is wanted (run), so either both are there or neither
   if (snapshot && core) {
     try {
       const written = await writeSnapshot(snapshot.dir, snapshot.key, core, made);
@@ -98,18 +106,28 @@ async function late(
 }
 
 /** The buffers a late part carries, to transfer rather than copy. */
+// Stryker disable all: a transfer list only moves the buffers instead of copying them: the same bytes arrive
 function transferred(message: WorkerMessage): ArrayBuffer[] {
   if (message.kind !== 'late') return [];
   const { prints, detail } = message.late;
   return [...(prints ? [prints] : []), ...(detail ? [detail.bytes] : [])];
 }
+// Stryker restore all
 
-const port = parentPort;
-if (port) {
+/** The side of a message channel the jobs come in on (the worker's parentPort, or a MessagePort). */
+export type JobPort = Pick<MessagePort, 'on' | 'postMessage'>;
+
+/**
+ * Answers every job that comes in on `port` (import-worker-boot.ts hands it the worker's
+ * parentPort). A job that throws still gets its answer: `inline` with the reason, or, once its
+ * core went, a late part that says why nothing more came.
+ */
+export function serveJobs(port: JobPort): void {
   port.on('message', (job: ImportJob) => {
     let built = false;
     const post: Post = (message, transfer) => {
       if (message.kind === 'built') built = true;
+      // Stryker disable next-line LogicalOperator: a transfer list only moves the buffers instead of copying them
       port.postMessage(message, transfer ?? transferred(message));
     };
     run(job, post).catch((error: unknown) => {

@@ -31,7 +31,8 @@ class Series {
   summary(): LatencySummary {
     const n = Math.min(this.#next, WINDOW);
     const sorted = this.#samples.slice(0, n).sort();
-    const at = (q: number): number => (n === 0 ? 0 : Math.round(sorted[Math.min(n - 1, Math.ceil(q * n) - 1)]! * 100) / 100);
+    // Nearest rank: ceil(q * n) - 1 lies in 0..n-1 for 0 < q <= 1 and n >= 1.
+    const at = (q: number): number => (n === 0 ? 0 : Math.round(sorted[Math.ceil(q * n) - 1]! * 100) / 100);
     return { count: this.count, errors: this.errors, p50Ms: at(0.5), p99Ms: at(0.99) };
   }
 }
@@ -40,6 +41,7 @@ export class Metrics {
   #sessions = 0;
   /** How long the event loop was held (what every caller waits on top of its own work), since start. */
   readonly #loop = (() => {
+    // Stryker disable next-line ObjectLiteral: 10 ms is Node's default resolution; said here so it stays so
     const h = monitorEventLoopDelay({ resolution: 10 });
     h.enable();
     return h;
@@ -50,6 +52,7 @@ export class Metrics {
    * else. The import runs in the worker; what is left on this thread (decoding the result,
    * preparing it in steps, the swap) must never hold it long.
    */
+  // Stryker disable next-line ObjectLiteral: 10 ms is Node's default resolution; said here so it stays so
   readonly #updateLoop = monitorEventLoopDelay({ resolution: 10 });
   #updatesRunning = 0;
   /**
