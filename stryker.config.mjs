@@ -58,7 +58,7 @@ const NOT_FOR_MUTATION = new Set([
  * Folders whose tests run in-process (no daemon to start): an infinite loop is called a timeout
  * after twice the covering tests' time plus this much, instead of the default 20 s.
  */
-const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000 };
+const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000, 'src/catalog': 10_000 };
 
 /** Patterns -> the files, sorted (Stryker runs a mutant's covering files in this order). */
 function expand(patterns) {

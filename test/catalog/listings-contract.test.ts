@@ -150,4 +150,19 @@ describe('Catalog.replace', () => {
     assert.deepEqual(catalog.search('list', {}, -1), []);
     assert.deepEqual(catalog.suggest('pets:GET:/pets', 0), []);
   });
+
+  it('refuses a search page that ends past the depth pages reach, saying where it ends and how to narrow', () => {
+    const catalog = new Catalog([pets()]);
+    assert.equal(catalog.searchPage('pets', {}, 990, 10).total, 2);
+    let thrown: unknown;
+    try {
+      catalog.searchPage('pets', {}, 995, 7);
+    } catch (error) {
+      thrown = error;
+    }
+    assert.ok(thrown instanceof SvcError);
+    assert.equal(thrown.code, 'search-too-deep');
+    assert.equal(thrown.message, 'search pages reach 1000 results deep; this page would end at 1002');
+    assert.equal(thrown.hint, 'add words or a spec, tag or method filter to narrow the search');
+  });
 });
