@@ -135,6 +135,7 @@ export type PathCache = Map<string, PathFacts>;
 
 function pathFacts(path: string, cache?: PathCache): PathFacts {
   let facts = cache?.get(path);
+  // Stryker disable next-line ConditionalExpression: speed only (the facts are worked out again, the same)
   if (facts) return facts;
   const segs = pathSegments(path);
   const last = segs[segs.length - 1] ?? '';
@@ -152,6 +153,7 @@ function pathFacts(path: string, cache?: PathCache): PathFacts {
     for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
   }
   facts = { item, resource, pathWords: [...pathWords], words: splitWords(path), terms: pathTerms(path) };
+  // Stryker disable next-line OptionalChaining,CallExpression: speed only (the facts are worked out again, the same)
   cache?.set(path, facts);
   return facts;
 }
@@ -176,6 +178,7 @@ function cachedTerms(text: string, cache: TextCache | undefined): readonly strin
   let terms = cache?.get(text);
   if (terms === undefined) {
     terms = orEmpty(textTerms(text));
+    // Stryker disable next-line OptionalChaining,CallExpression: speed only (the terms are worked out again, the same)
     cache?.set(text, terms);
   }
   return terms;
