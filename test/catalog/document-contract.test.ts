@@ -140,6 +140,11 @@ describe('paths', () => {
     assert.deepEqual(pathTerms('/files/{id}#add_shared_link'), ['fil', 'creat', 'shar', 'link']);
     assert.deepEqual(pathTerms('/{container}?restype=container&comp=list'), ['container', 'list']);
     assert.deepEqual(pathTerms('/uploads?uploadId=x&partId'), ['upload', 'x']);
+    // Noise is the whole word: versions, numbers, formats; words that merely contain them are words.
+    assert.deepEqual(pathTerms('/api/json/xml/123/v3/v1beta2'), []);
+    assert.deepEqual(pathTerms('/apis/jsonl/xml2/12a/v1x/beta/xv1'), ['apis', 'jsonl', 'xml2', '12a', 'beta', 'xv1']);
+    // A path that is all query: its value is the segment.
+    assert.deepEqual(pathTerms('?restype=container'), ['container']);
   });
 });
 
@@ -150,6 +155,7 @@ describe('makeEntry', () => {
     assert.equal(entry('GET', '/users/@me').item, true);
     assert.equal(entry('GET', '/users/:id').item, true);
     assert.equal(entry('GET', '/pods').item, false);
+    assert.equal(entry('GET', '/pods/{name}/').item, true);
     assert.deepEqual(entry('GET', '/pods/{name}/status').resource, ['status']);
     assert.deepEqual(entry('POST', '/chat.delete').verbs, ['delete']);
     assert.deepEqual(entry('POST', '/pods', 'PostPods').verbs, []);
