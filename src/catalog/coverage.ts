@@ -9,7 +9,9 @@ import { WEIGHTS } from './weights.ts';
  * were first credited (the sum runs in that order). Reused from call to call: coverage is worked
  * out for every re-ranked result, and a Map per result was much of a search's garbage.
  */
+// Stryker disable next-line ArrayDeclaration: slots are written before they are read (`n` counts the valid ones)
 const coverSources: string[] = [];
+// Stryker disable next-line ArrayDeclaration: slots are written before they are read (`n` counts the valid ones)
 const coverStrengths: number[] = [];
 
 /** Sum of query-term weights, each counted by the strongest field it matched in. */

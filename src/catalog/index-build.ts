@@ -95,6 +95,7 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
     capacity = more;
   };
   const totalLength = new Float64Array(nf);
+  // Stryker disable next-line ArrayDeclaration: emptied (length 0) before each field's use
   const fieldIds: number[] = [];
   const postings: TermPostings[] = [];
   const documentIds: Record<number, number> = {};
@@ -104,6 +105,7 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
   for (let di = 0; di < docs.length; di++) {
     const doc = docs[di]!;
     documentIds[di] = doc.i;
+    // Stryker disable next-line ArrayDeclaration: every slot is written below before it is read
     const lengths = new Array<number>(nf);
     fieldLength[di] = lengths;
     for (let f = 0; f < nf; f++) {
