@@ -163,6 +163,7 @@ export class Catalog {
 
   #entry(id: string): Entry | undefined {
     const colon = id.indexOf(':');
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: no spec is named "" or holds an id without a colon, so the look-up below finds nothing for these either
     if (colon <= 0) return undefined;
     return this.#loaded.byName.get(id.slice(0, colon))?.byId.get(id);
   }
@@ -182,9 +183,11 @@ export class Catalog {
   }
 
   search(query: string, filters: SearchFilters = {}, limit = DEFAULT_SEARCH_LIMIT): readonly SearchHit[] {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (a search for no hits finds none either way)
     if (limit <= 0) return [];
     const loaded = this.#loaded;
     const states = loaded.statesFor(filters);
+    // Stryker disable next-line ConditionalExpression: speed only (a search of no spec finds nothing either way)
     if (states.length === 0) return [];
     return searchHits(loaded, states, query, this.#parse(query), acceptance(filters.tag, filters.method), limit);
   }
@@ -206,6 +209,7 @@ export class Catalog {
     const states = loaded.statesFor(filters);
     const parsed = this.#parse(query);
     const filter = acceptance(filters.tag, filters.method);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: speed only (no hits asked or no spec to search: the ranking finds none either way)
     const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, query, parsed, filter, offset + limit) : [];
     return pageOf(loaded, states, parsed, ranked, filter, offset, limit);
   }
@@ -215,6 +219,7 @@ export class Catalog {
    * same last segment, the search index within the spec), then compares paths: never the whole catalogue.
    */
   suggest(id: string, limit = DEFAULT_SUGGEST_LIMIT): readonly string[] {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (the first none of the suggestions are none either way)
     if (limit <= 0) return [];
     const parsed = parseEndpointId(id);
     if (!parsed) return this.search(id, {}, limit).map((h) => h.endpoint.id);

@@ -8,7 +8,9 @@ import { WEIGHTS } from './weights.ts';
  * credited (the sum runs in that order). Reused from call to call: coverage is worked out for
  * every re-ranked result, and a Map per result was much of a search's garbage.
  */
+// Stryker disable next-line ArrayDeclaration: slots are written before they are read (`credited` counts the valid ones)
 const coverSources: string[] = [];
+// Stryker disable next-line ArrayDeclaration: slots are written before they are read (`credited` counts the valid ones)
 const coverStrengths: number[] = [];
 let credited = 0;
 

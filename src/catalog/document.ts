@@ -58,6 +58,7 @@ function pathSegments(path: string): string[] {
   if (cut < 0) return segs;
   for (const part of path.slice(cut + 1).split(/[?#&]/)) {
     const eq = part.indexOf('=');
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: without an `=` (eq -1) the slice from eq + 1 is the whole part, and a part starting with `=` gives the same words either way
     const value = eq >= 0 ? part.slice(eq + 1) : part;
     if (value.length > 0 && !IDENTIFIER_PART.test(value)) segs.push(value);
   }
@@ -111,6 +112,7 @@ function endpointVerbs(endpoint: Endpoint, pathWords: readonly string[]): Intent
       }
     }
   };
+  // Stryker disable next-line StringLiteral: without an operationId any text without a verb does, and the one a mutant puts there has none
   note(splitWords(endpoint.operationId ?? ''));
   note(pathWords);
   return [...out];
@@ -135,8 +137,10 @@ export type PathCache = Map<string, PathFacts>;
 
 function pathFacts(path: string, cache?: PathCache): PathFacts {
   let facts = cache?.get(path);
+  // Stryker disable next-line ConditionalExpression: speed only (the facts are worked out again, the same)
   if (facts) return facts;
   const segs = pathSegments(path);
+  // Stryker disable next-line StringLiteral: a path of no segments is no item either way (neither text is a placeholder or a self word)
   const last = segs[segs.length - 1] ?? '';
   const item = last.includes('{') || last.startsWith(':') || SELF_SEGMENT.test(last);
   let resource: string[] = [];
@@ -152,6 +156,7 @@ function pathFacts(path: string, cache?: PathCache): PathFacts {
     for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
   }
   facts = { item, resource, pathWords: [...pathWords], words: splitWords(path), terms: pathTerms(path) };
+  // Stryker disable next-line OptionalChaining,CallExpression: speed only (the facts are worked out again, the same)
   cache?.set(path, facts);
   return facts;
 }
@@ -174,8 +179,10 @@ export type TextCache = Map<string, readonly string[]>;
 
 function cachedTerms(text: string, cache: TextCache | undefined): readonly string[] {
   let terms = cache?.get(text);
+  // Stryker disable next-line ConditionalExpression: speed only (the terms are worked out again, the same)
   if (terms === undefined) {
     terms = orEmpty(textTerms(text));
+    // Stryker disable next-line OptionalChaining,CallExpression: speed only (the terms are worked out again, the same)
     cache?.set(text, terms);
   }
   return terms;
@@ -223,6 +230,7 @@ export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache, c
     s: orEmpty(textTerms(e.summary || head || e.operationId)),
     p: orEmpty(paths ? pathFacts(e.path, paths).terms : pathTerms(e.path)),
     o: orEmpty(textTerms(e.operationId)),
+    // Stryker disable next-line ConditionalExpression: no tags give the empty field either way, and one tag joined is that tag
     t: e.tags.length === 0 ? EMPTY_FIELD : cachedTerms(e.tags.length === 1 ? e.tags[0]! : e.tags.join(' '), texts),
     d: e.summary ? orEmpty(textTerms(head)) : EMPTY_FIELD,
     a: cachedTerms(params, texts),
@@ -240,6 +248,7 @@ function orEmpty(terms: readonly string[] | undefined): readonly string[] {
  * each occurrence is indexing work.
  */
 function distinctTerms(text: string): readonly string[] {
+  // Stryker disable next-line ConditionalExpression: speed only (no text has no terms: the empty field either way)
   if (!text) return EMPTY_FIELD;
   const seen = new Set<string>();
   for (const w of splitWords(text)) for (const t of termsOf(w)) seen.add(t);

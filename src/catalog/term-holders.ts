@@ -69,6 +69,7 @@ export class TermHolders {
 
   /** Takes the removed specs out of every term's holders: one pass per term they held. */
   #dropHolders(removed: ReadonlySet<SpecState>): void {
+    // Stryker disable next-line ConditionalExpression: speed only (no spec removed: no holder list changes)
     if (removed.size === 0) return;
     const holders = this.#holders;
     const dirty = new Set<string>();
@@ -98,6 +99,7 @@ export class TermHolders {
       let hi = vocabulary.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
+        // Stryker disable next-line EqualityOperator: starting past `t` itself changes nothing, as `t` is left out below
         if (vocabulary[mid]! < t) lo = mid + 1;
         else hi = mid;
       }

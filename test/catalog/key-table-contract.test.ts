@@ -1,0 +1,35 @@
+// Key tables put together from parts: a table's pairs shifted by an offset make a table whose every
+// value is the part's raised by that offset; a shift that would leave the packable range is
+// refused; the size counts distinct pairs.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { KeyTable, MAX_VALUE, hashed } from '../../src/catalog/key-table.ts';
+
+const pairs = fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.nat({ max: 40 })), { maxLength: 40 });
+
+describe('KeyTable parts', () => {
+  it('shifted by an offset, answer every key with the part\'s values raised by it, in one table of all parts', () => {
+    fc.assert(
+      fc.property(pairs, pairs, fc.integer({ min: 41, max: 1000 }), (a, b, offset) => {
+        const ta = new KeyTable(a);
+        const tb = new KeyTable(b);
+        const whole = new KeyTable(Float64Array.from([...ta.shifted(0), ...tb.shifted(offset)]));
+        for (const key of [...a.map(([k]) => k), ...b.map(([k]) => k), 'absent']) {
+          assert.deepEqual(whole.candidates(key), [...ta.candidates(key), ...tb.candidates(key).map((v) => v + offset)], key);
+        }
+        assert.equal(ta.size, new Set(a.map(([k, v]) => hashed(k, v))).size);
+        assert.equal(whole.size, ta.size + tb.size);
+      }),
+    );
+  });
+
+  it('refuses a shift that leaves the range a value can be packed in, naming the offset', () => {
+    const t = new KeyTable([['k', 10]]);
+    assert.equal(new KeyTable(t.shifted(MAX_VALUE - 11)).candidates('k')[0], MAX_VALUE - 1);
+    for (const offset of [MAX_VALUE - 10, -1, 0.5]) assert.throws(() => t.shifted(offset), { name: 'RangeError', message: `KeyTable: offset ${offset} out of range` });
+    assert.throws(() => new KeyTable([['k', MAX_VALUE]]), { name: 'RangeError', message: `KeyTable: value ${MAX_VALUE} out of range` });
+    assert.equal(new KeyTable([]).size, 0);
+    assert.equal(new KeyTable([]).shifted(5).length, 0);
+  });
+});

@@ -1,0 +1,55 @@
+// Endpoints a query names by path, against a model that looks at every endpoint: the same path
+// first, then paths that end with it, each group in catalogue order; with a method named, that
+// method's endpoints before the others; only accepted endpoints; the first `limit` of them.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { exactMatches, pathMatches } from '../../src/catalog/direct-matches.ts';
+import { normalizePath } from '../../src/catalog/search.ts';
+import { SpecState } from '../../src/catalog/spec-state.ts';
+import type { HttpMethod } from '../../src/model/index.ts';
+import { spec } from './fixtures.ts';
+
+const METHODS: HttpMethod[] = ['GET', 'POST', 'DELETE'];
+const segment = fc.constantFrom('repos', 'pulls', '{id}', '{owner}', 'Pulls', 'issues');
+const pathArb = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`);
+const specArb = fc.array(fc.record({ method: fc.constantFrom(...METHODS), path: pathArb }), { minLength: 1, maxLength: 10 });
+
+describe('pathMatches', () => {
+  it('finds the named paths\' endpoints as a look at every endpoint does, in the same order', () => {
+    fc.assert(
+      fc.property(fc.array(specArb, { minLength: 1, maxLength: 4 }), fc.array(pathArb, { minLength: 1, maxLength: 2 }), fc.option(fc.constantFrom(...METHODS), { nil: undefined }), fc.integer({ min: 1, max: 12 }), fc.boolean(), (raws, paths, method, limit, onlyGet) => {
+        const states = raws.map((raw, i) => {
+          const seen = new Set<string>();
+          return new SpecState(spec(`s${i}`, raw.filter((e) => !seen.has(`${e.method} ${e.path}`) && seen.add(`${e.method} ${e.path}`))));
+        });
+        const accept = onlyGet ? (e: { endpoint: { method: string } }) => e.endpoint.method !== 'DELETE' : () => true;
+        const groups: string[][] = method ? [[], [], [], []] : [[], []];
+        for (const raw of paths) {
+          const want = normalizePath(raw);
+          const deep = want.split('/').length > 2;
+          for (const state of states) {
+            for (const entry of state.entries) {
+              if (!accept(entry)) continue;
+              const have = normalizePath(entry.endpoint.path);
+              const last = (p: string, n: number) => p.split('/').slice(-n).join('/');
+              // A path is looked up by its last segment, or its last two when it has more than one.
+              if (last(have, deep ? 2 : 1) !== last(want, deep ? 2 : 1)) continue;
+              const kind = have === want ? 0 : have.endsWith(want) ? 1 : -1;
+              if (kind < 0) continue;
+              groups[method && entry.endpoint.method !== method ? kind + 2 : kind]!.push(entry.endpoint.id);
+            }
+          }
+        }
+        const want = groups.flat().slice(0, limit);
+        assert.deepEqual(pathMatches(states, paths, accept, limit, method).map((e) => e.endpoint.id), want);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('looks nothing up for an empty exact key', () => {
+    const states = [new SpecState(spec('s', [{ method: 'GET', path: '/a', summary: '' }]))];
+    assert.deepEqual(exactMatches(states, '', () => true), []);
+  });
+});
