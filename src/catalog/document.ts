@@ -218,8 +218,9 @@ export function documentsOf(entries: readonly Entry[], paths: PathCache = new Ma
 export function documentOf(entry: Entry, paths?: PathCache, texts?: TextCache, common?: ReadonlySet<string>): Doc {
   const e = entry.endpoint;
   // Only the start of a long description is indexed, so only the start is cleaned.
-  const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)) : '';
-  const head = description ? firstSentenceOfPlain(description.trim()) : '';
+  // (Trimmed before the first sentence is cut off: the rest starts where that sentence ends.)
+  const description = e.description ? plainText(e.description.slice(0, DESCRIPTION_CHARS * 3)).trim() : '';
+  const head = description ? firstSentenceOfPlain(description) : '';
   // Joined before splitting: one non-ASCII name sends the whole field through the Unicode splitter, as it always did.
   let params = '';
   for (const p of e.parameters) if (p.in === 'path' || (p.in === 'query' && !common?.has(p.name))) params += ` ${p.name}`;
