@@ -3,9 +3,11 @@
 // either the old catalogue or the new one, never a mix.
 // Why one index per spec: a spec's search answers must not depend on what else is loaded. A shared
 // index ranks with catalogue-wide word statistics, so the same query within the same spec ranked
-// differently with 100,000 other endpoints loaded. Per spec, a spec-filtered search is exactly a
-// search of a catalogue holding that spec alone; a spec is indexed once when it arrives and its
-// index goes when it goes (no removals from a shared index, no stale postings).
+// differently with 100,000 other endpoints loaded. Per spec, a spec-filtered search ranks that
+// spec's own index with its own statistics; a spec is indexed once when it arrives and its index
+// goes when it goes (no removals from a shared index, no stale postings). One thing still reads the
+// whole catalogue: which other forms of a rare query word are searched (expand.ts `withForms`), so a
+// filtered search can differ from one in a catalogue holding that spec alone (TESTING.md has a case).
 // Where the rest lives: the specs of one generation (loaded.ts), word statistics over specs
 // (term-holders.ts), one search start to end (search-pipeline.ts), ranking over several indexes
 // (rank-many.ts), which API a query names (spec-choice.ts), paging (search-page.ts), listings
