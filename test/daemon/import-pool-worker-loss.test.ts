@@ -8,20 +8,11 @@ import path from 'node:path';
 import { it } from 'node:test';
 import { ImportPool, prestartImportWorker } from '../../src/daemon/import-pool.ts';
 import type { ImportOptions } from '../../src/import/index.ts';
+import { within } from './support.ts';
 
 const SPEC = path.resolve(import.meta.dirname, '../fixtures/import/oas30-params/openapi.yaml');
 const options = (name: string): ImportOptions => ({ name, collection: 'default' });
 
-/** `promise`, or a failure naming `what` after 15 s (a thread never ended must not hang the run). */
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within 15 s`)), 15_000)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 it('hands out the thread started ahead until it ends, then starts another', async () => {
   const early = prestartImportWorker();

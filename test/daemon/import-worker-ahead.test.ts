@@ -12,6 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import { ColdStart } from '../../src/daemon/cold-start.ts';
 import { dropPrestartedWorker, ImportPool, prestartImportWorker } from '../../src/daemon/import-pool.ts';
 import type { ImportOptions } from '../../src/import/index.ts';
+import { within } from './support.ts';
 
 const SPEC = path.resolve(import.meta.dirname, '../fixtures/import/oas30-params/openapi.yaml');
 const options = (name: string): ImportOptions => ({ name, collection: 'default', allowRemoteRefs: false, allowRefsFrom: [], maxSpecBytes: 64 * 1024 * 1024 });
@@ -23,16 +24,6 @@ function messages(worker: Worker): { count: number } {
   return seen;
 }
 
-/** `promise`, or a failure naming `what` after 15 s (a thread that is never ended must not hang the run). */
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within 15 s`)), 15_000)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('the import worker started ahead', () => {
   it("runs the first pool's job on the thread started ahead", async () => {
