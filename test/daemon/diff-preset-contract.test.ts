@@ -4,25 +4,17 @@
 // example that happens to hold a `node` key is content like any other; an endpoint too deep to
 // print counts as changed on every diff rather than failing the update.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { diffSpecs, fingerprintList, NO_DIFF, presetFingerprints } from '../../src/daemon/diff.ts';
-import { importSpec } from '../../src/import/index.ts';
+import { specImporter } from './support.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-diff-preset-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-let serial = 0;
-
-async function imported(text: string): Promise<ImportedSpec> {
-  const file = join(dir, `s${serial++}.yaml`);
-  writeFileSync(file, text);
-  const o = await importSpec(file, { name: 's', collection: 'default' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
-}
+const imported = specImporter(dir);
 
 const spec = (summary: string, example = '{ node: 1, name: a }'): string => `openapi: 3.0.3
 info: { title: T, version: '1' }

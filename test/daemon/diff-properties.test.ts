@@ -2,21 +2,18 @@
 // the old lacks is added, every id the old had and the new lacks is removed, every id in both whose
 // visible content differs is changed, each exactly once and in document order; nothing else.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { diffSpecs, NO_DIFF, prepareDiff } from '../../src/daemon/diff.ts';
-import { importSpec } from '../../src/import/index.ts';
+import { specImporter } from './support.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 
-let dir: string;
-let serial = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-diffprop-'));
-});
+const dir = mkdtempSync(join(tmpdir(), 'svc-diffprop-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+const imported = specImporter(dir);
 
 interface Op {
   readonly path: string;
@@ -46,14 +43,6 @@ function yamlOf(ops: readonly Op[], filler = 0): string {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-async function imported(text: string): Promise<ImportedSpec> {
-  const file = join(dir, `s${serial++}.yaml`);
-  writeFileSync(file, text);
-  const o = await importSpec(file, { name: 's', collection: 'default' });
-  assert.ok(o.ok, JSON.stringify(!o.ok && o.errors));
-  return o.spec;
 }
 
 const op = fc.record({

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lifelineArgs } from '../support/lifeline.ts';
+import { importSpec } from '../../src/import/index.ts';
+import type { ImportedSpec } from '../../src/model/index.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SVC_BIN = join(REPO_ROOT, 'bin', 'svc.js');
@@ -199,5 +201,17 @@ export function fileWriter(dir: string): (rel: string, text: string) => string {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     return file;
+  };
+}
+
+/** Imports spec text written to a new file under `dir` (spec name `s`); the import must succeed. */
+export function specImporter(dir: string): (text: string) => Promise<ImportedSpec> {
+  let serial = 0;
+  return async (text) => {
+    const file = join(dir, `s${serial++}.yaml`);
+    writeFileSync(file, text);
+    const o = await importSpec(file, { name: 's', collection: 'default' });
+    if (!o.ok) throw new Error(`import failed: ${JSON.stringify(o.errors)}`);
+    return o.spec;
   };
 }
