@@ -3,7 +3,8 @@ import type { LatencySummary, SpecStatus, StatusResult, UpdateResult } from '../
 import { PROTOCOL_VERSION } from '../ipc/protocol.ts';
 import { loadNote } from './load-notes.ts';
 import type { Metrics } from './metrics.ts';
-import { diagnosticView, type SpecState } from './update.ts';
+import { diagnosticView } from './update-report.ts';
+import type { SpecState } from './update.ts';
 import type { PendingChanges } from './watcher.ts';
 
 export interface StatusInput {
