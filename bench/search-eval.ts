@@ -276,7 +276,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const vocabulary = await loadVocabulary(vocabularyKind as VocabularyKind);
-  const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick, ...(vocabulary ? { vocabulary } : {}) });
+  const { report, specs, catalog } = await evaluateSearch({ known: !quick, baseline: !quick, ...(vocabulary ? { vocabulary } : {}) });
   let hub: unknown;
   let hubText = '';
   if (argv.includes('--hub')) {
@@ -291,6 +291,14 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ ...(jsonReport(report) as object), ...(hub ? { hub } : {}) }, null, 1)}\n`);
   } else {
     process.stdout.write(`${printReport(report, { misses: argv.includes('--misses'), testMisses: argv.includes(TEST_MISSES_FLAG) })}\n`);
+    if (argv.includes('--misses')) {
+      // Why the development sets' whole-catalogue queries missed (test results are never classified).
+      const { missCauses, causeLine } = await import('./search-hub.ts');
+      for (const set of ['dev', 'fresh'] as const) {
+        const results = report.results.get(`${set} whole`) ?? [];
+        if (results.length > 0) process.stdout.write(`\n${causeLine(missCauses(results, catalog), `${set} whole`)}\n`);
+      }
+    }
     if (hubText) process.stdout.write(`\n${hubText}\n`);
     if (before) process.stdout.write(`${compareLines(before, report).join('\n')}\n`);
   }

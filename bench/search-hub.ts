@@ -191,9 +191,9 @@ export function hubLines(r: HubResult): string[] {
   ];
 }
 
-function causeLine(c: MissCauses): string {
+export function causeLine(c: MissCauses, set = 'dev'): string {
   return (
-    `dev misses ${c.misses}: right API, wrong endpoint ${c.sibling}; another API of the same vendor first ${c.vendor}; ` +
+    `${set} misses ${c.misses}: right API, wrong endpoint ${c.sibling}; another API of the same vendor first ${c.vendor}; ` +
     `another API first, answer first within its own API ${c.apiChoice}; another API first and a miss within its own API too ${c.apiAndSibling}`
   );
 }
