@@ -89,7 +89,9 @@ export function rankIn(loaded: Loaded, states: readonly SpecState[], parsed: Par
 function rankText(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, limit: number, filter: Acceptance): Ranked[] {
   if (states.length === 1) {
     // Within one spec, its own name says nothing about which of its endpoints is meant.
-    const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
+    // Its name as the query writes it ("GitLab", whose terms are `git` and `lab`) counts as well as its name words.
+    const full = RULES.specChoice && RULES.fullNames ? loaded.fullNames.named(query, new Set(states))?.terms : undefined;
+    const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t) || full?.has(t)) : [];
     if (own.length === 0) return rankOne(states[0]!, parsed, limit, filter.accept, filter.all);
     const naming = new Set(own);
     const without = rankOne(states[0]!, withoutTerms(parsed, naming), limit, filter.accept, filter.all);

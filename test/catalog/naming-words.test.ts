@@ -52,6 +52,28 @@ describe('words that name the API searched', () => {
     );
   });
 
+  it('within a spec, leave out its name written as the query writes it (camel case: "GitLab" is `git` and `lab`)', () => {
+    // The spec's own name words are `gitlab` (name and title "Gitlab"); one summary writes "GitLab".
+    const api = spec(
+      'gitlab',
+      [
+        { method: 'GET', path: '/ci/lint', summary: 'Check a GitLab CI file' },
+        { method: 'GET', path: '/runners', summary: 'List runners' },
+        { method: 'GET', path: '/runners/{id}', summary: 'Get a runner' },
+        { method: 'GET', path: '/projects', summary: 'List projects' },
+      ],
+      { title: 'Gitlab' },
+    );
+    const catalog = new Catalog([api]);
+    fc.assert(
+      fc.property(fc.constantFrom('GitLab', 'Git Lab', 'GITLAB', 'gitlab'), fc.constantFrom('list runners in X', 'X runners', 'list the runners of my X'), (said, shape) => {
+        const query = shape.replace('X', said);
+        assert.equal(catalog.search(query, { spec: 'gitlab' }, 3)[0]?.endpoint.id, 'gitlab:GET:/runners', query);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   it('still rank the named API by its other words first when they match there', () => {
     const catalog = new Catalog([calendarApi(), meetingsApi('conference')]);
     const top = catalog.search('colors of the calendar', {}, 5)[0];
