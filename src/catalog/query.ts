@@ -190,6 +190,25 @@ export function withoutTerms(q: ParsedQuery, drop: ReadonlySet<string>): ParsedQ
 }
 
 /**
+ * The query with the terms of `lower` weighing `factor` times as much, and no longer among what it
+ * says (`said`): words that named the API searched say little about which of its endpoints is meant,
+ * but may be the only words that match, so they stay.
+ */
+export function withTermsLowered(q: ParsedQuery, lower: ReadonlySet<string>, factor: number): ParsedQuery {
+  const alternatives = q.alternatives;
+  const hit = (t: string) => lower.has(t) || (alternatives !== undefined && lower.has(alternatives.get(t) ?? ''));
+  if (!q.terms.some(hit)) return q;
+  const weights = new Map(q.weights);
+  const said = new Set(q.said);
+  for (const t of q.terms) {
+    if (!hit(t)) continue;
+    weights.set(t, (q.weights.get(t) ?? 1) * factor);
+    said.delete(t);
+  }
+  return { ...q, weights, said };
+}
+
+/**
  * The query with its verbs searched too: when none of its other words matches ("info list"), the
  * verbs are what it has left to find something by.
  */

