@@ -10,10 +10,12 @@ const OPS: Op[] = Array.from({ length: 30 }, (_, i) => ({ method: 'GET', path: `
 
 /** The spec's snapshot note, once final: a spec the worker imported is served before its snapshot is written. */
 async function snapshotNote(p: ReturnType<typeof project>): Promise<string | undefined> {
-  for (let i = 0; ; i++) {
+  // Up to 30 s: on a loaded machine the worker may take seconds to write the snapshot.
+  const until = Date.now() + 30_000;
+  for (;;) {
     const { json } = await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status']);
     const note = json.daemons[0]?.status.specs.find((s) => s.name === 'widgets')?.snapshot;
-    if (!note?.endsWith('; saving snapshot') || i >= 100) return note;
+    if (!note?.endsWith('; saving snapshot') || Date.now() > until) return note;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -22,8 +24,9 @@ test('the next start serves from the snapshot; an edited file is rebuilt and sta
   const p = project();
   p.write('specs/widgets.yaml', openapi('Widgets', OPS));
   p.config(['specs/widgets.yaml']);
+  let d: Awaited<ReturnType<typeof startDaemon>> | undefined;
   try {
-    let d = await startDaemon(p);
+    d = await startDaemon(p);
     assert.equal(await snapshotNote(p), 'rebuilt: no snapshot yet; snapshot saved');
     await d.stop();
 
@@ -40,8 +43,9 @@ test('the next start serves from the snapshot; an edited file is rebuilt and sta
     d = await startDaemon(p);
     assert.equal(await snapshotNote(p), 'rebuilt: files changed since the snapshot; snapshot saved');
     assert.match((await svc(p, ['search', 'create widget'])).stdout, /widgets:POST:\/widgets/);
-    await d.stop();
   } finally {
+    // A failed assertion must not leave the daemon running over a deleted project folder.
+    await d?.stop();
     p.cleanup();
   }
 });

@@ -121,7 +121,10 @@ export async function startDaemon(p: Project, args: readonly string[] = ['--tran
     const m = /control socket (\S+)/.exec(err);
     if (m) socket = m[1]!;
     else if (child.exitCode !== null) throw new Error(`svc serve exited ${child.exitCode}:\n${err}`);
-    else if (Date.now() > deadline) throw new Error(`svc serve did not start:\n${err}`);
+    else if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`svc serve did not start:\n${err}`);
+    }
     else await sleep(20);
   }
   // Wait for the first import too, so tests start from a served catalogue.
