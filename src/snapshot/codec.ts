@@ -11,7 +11,7 @@
 //   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
-import { type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
+import { type EntryFacts, type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
 import { sha256 } from './hash.ts';
@@ -49,6 +49,8 @@ export interface CoreData {
   readonly postingsOffset: number;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
   readonly digests: readonly string[];
+  /** The catalogue's entry facts, when the encoder had them (see `EntryFacts`). */
+  readonly facts?: EntryFacts;
 }
 
 export interface DetailPart {
@@ -96,6 +98,8 @@ interface Head {
     /** MiniSearch's serialized form without what comes with the postings (see `postingsReader`). */
     readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index' | 'documentIds' | 'fieldLength'>;
   };
+  /** The catalogue's entry facts (absent: the daemon works them out from the endpoints). */
+  readonly facts?: EntryFacts;
 }
 
 /** Core, prints and detail of a freshly imported spec at once (see `encodeCore`, `encodeLate`). */
@@ -125,7 +129,7 @@ export function encodeLate(spec: ImportedSpec, documents: (file: string) => unkn
  * to be served. Throws when an importer-made schema cannot be written as JSON: the caller then
  * keeps the spec the old way.
  */
-export function encodeCore(spec: ImportedSpec, documents: (file: string) => unknown, index: IndexImage, digests: readonly string[]): Buffer {
+export function encodeCore(spec: ImportedSpec, documents: (file: string) => unknown, index: IndexImage, digests: readonly string[], facts?: EntryFacts): Buffer {
   const files = spec.files;
   const fileIndex = new Map(files.map((f, i) => [f, i]));
   const places = new Map<string, Map<object, string>>();
@@ -188,6 +192,7 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
     coldBlocks: cold.blocks,
     strings: table.strings,
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
+    ...(facts ? { facts } : {}),
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
@@ -344,7 +349,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const h = head as Head;
   const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests, ...(h.facts ? { facts: h.facts } : {}) };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;
