@@ -28,7 +28,7 @@ import { TermHolders } from './term-holders.ts';
 
 export type { IndexImage } from './search.ts';
 export { MAX_SEARCH_DEPTH } from './search-page.ts';
-export { indexImage, prepareSpec, prepareSpecInSteps } from './spec-state.ts';
+export { type EntryFacts, indexImage, prepareSpec, prepareSpecInSteps, specImage } from './spec-state.ts';
 export { type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from './lean-mini.ts';
 
 /** See `CatalogOptions.budgetMs`. */

@@ -35,16 +35,21 @@ export function prepareSpec(spec: ImportedSpec, image?: IndexImage): void {
  * start, a spec's index loads on the first search that reaches it): what the daemon does for a
  * spec, while it keeps answering.
  */
-export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>, preload = true): Promise<void> {
+export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, pause: () => Promise<void>, preload = true, facts?: EntryFacts): Promise<void> {
   if (PREPARED.has(spec)) return;
-  const steps = collect(spec);
-  let r = steps.next();
-  while (!r.done) {
-    await pause();
-    r = steps.next();
+  let collected: Collected;
+  if (facts) collected = collectedFromFacts(spec, facts);
+  else {
+    const steps = collect(spec);
+    let r = steps.next();
+    while (!r.done) {
+      await pause();
+      r = steps.next();
+    }
+    collected = r.value;
   }
   await pause();
-  const state = new SpecState(spec, image, r.value);
+  const state = new SpecState(spec, image, collected);
   if (preload) await state.index.preload();
   PREPARED.set(spec, state);
 }
@@ -52,6 +57,69 @@ export async function prepareSpecInSteps(spec: ImportedSpec, image: IndexImage, 
 /** Builds the search index of one spec as the catalogue would, as plain data (for a worker or a snapshot). */
 export function indexImage(spec: ImportedSpec): IndexImage {
   return new SpecState(spec).index.image();
+}
+
+/**
+ * What `collect` works out for a spec's entries (path facts, verbs, hashed ids and exact-match
+ * keys), as plain data a snapshot keeps: a start from it then skips the text work, about two
+ * thirds of preparing a spec. Made by this code, so the same as `collect` would make again (a
+ * snapshot's key holds the build).
+ */
+export interface EntryFacts {
+  /** The entries' word lists (resources, verbs, path words), each distinct list once. */
+  readonly lists: readonly (readonly string[])[];
+  /** Per entry, five numbers: its endpoint's place in the spec, item (1) or not (0), its resource, verbs and path words (places in `lists`). */
+  readonly rows: readonly number[];
+  /** The hashed ids and exact-match keys (see `collect`). */
+  readonly ids: readonly number[];
+  readonly exact: readonly number[];
+}
+
+/** `indexImage` and the entry facts of one spec, from one pass over its endpoints. */
+export function specImage(spec: ImportedSpec): { index: IndexImage; facts: EntryFacts } {
+  const collected = runSteps(collect(spec));
+  return { index: new SpecState(spec, undefined, collected).index.image(), facts: factsOf(spec, collected) };
+}
+
+function factsOf(spec: ImportedSpec, collected: Collected): EntryFacts {
+  const place = new Map(spec.endpoints.map((e, i) => [e, i]));
+  // Lists equal in content are one array already (`leanEntry`): numbered by identity.
+  const lists: (readonly string[])[] = [];
+  const numbers = new Map<readonly string[], number>();
+  const number = (list: readonly string[]): number => {
+    let n = numbers.get(list);
+    if (n === undefined) numbers.set(list, (n = lists.push(list) - 1));
+    return n;
+  };
+  const rows: number[] = [];
+  for (const e of collected.entries) rows.push(place.get(e.endpoint)!, e.item ? 1 : 0, number(e.resource), number(e.verbs), number(e.pathWords));
+  return { lists, rows, ids: Array.from(collected.ids), exact: Array.from(collected.exact) };
+}
+
+/** What `collect` would make, from `facts` (throws when they do not fit the spec: a damaged snapshot). */
+function collectedFromFacts(spec: ImportedSpec, facts: EntryFacts): Collected {
+  const { lists, rows, ids, exact } = facts;
+  if (!Array.isArray(lists) || !Array.isArray(rows) || rows.length % 5 !== 0 || !Array.isArray(ids) || ids.length !== rows.length / 5 || !Array.isArray(exact)) {
+    throw new Error('entry facts do not agree with the spec');
+  }
+  const list = (n: number | undefined): readonly string[] => {
+    const l = lists[n!];
+    if (!Array.isArray(l)) throw new Error('entry facts name a word list they do not hold');
+    return l;
+  };
+  const entries: Entry[] = [];
+  const byTag = new Map<string, Endpoint[]>();
+  let deprecated = 0;
+  for (let r = 0; r < rows.length; r += 5) {
+    const endpoint = spec.endpoints[rows[r]!];
+    if (!endpoint) throw new Error('entry facts name an endpoint the spec does not have');
+    const position = entries.length;
+    entries.push({ endpoint, doc: position + 1, position, item: rows[r + 1] === 1, resource: list(rows[r + 2]), verbs: list(rows[r + 3]) as Entry['verbs'], pathWords: list(rows[r + 4]) });
+    if (endpoint.deprecated) deprecated++;
+    for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
+  }
+  const idNumbers = Float64Array.from(ids);
+  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths: new Map(), exact: Float64Array.from(exact) };
 }
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -163,6 +231,8 @@ class EntriesById implements IdLookup {
 /** What a spec state is built from, collected in steps (`collect`) so a caller can pause between them. */
 interface Collected {
   readonly entries: Entry[];
+  /** Each entry's id with its position, `hashed`. */
+  readonly ids: Float64Array;
   readonly byId: IdLookup;
   readonly byTag: Map<string, Endpoint[]>;
   readonly deprecated: number;
@@ -197,7 +267,8 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
     if (endpoint.deprecated) deprecated++;
     for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
-  return { entries, byId: new EntriesById(entries, Float64Array.from(ids)), byTag, deprecated, paths, exact: Float64Array.from(exact) };
+  const idNumbers = Float64Array.from(ids);
+  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths, exact: Float64Array.from(exact) };
 }
 
 /** Word lists already made lean in one spec: by content, and by the list they were made from. */

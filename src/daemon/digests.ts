@@ -5,6 +5,14 @@
 // no-change update of many megabytes of specs costs a few stat calls. With a memo file (in the
 // user's private snapshot folder) that holds across starts too: a start that serves from
 // snapshots checks them without hashing every description again (13 MB of GitHub's: tens of ms).
+//
+// A stat identity proves nothing about a file changed within the same tick of the file system's
+// clock as the one it was hashed in: a write right after the read can leave size, mtime and ctime
+// as they were (timestamps come from a coarse clock, whole seconds on some file systems). So, as
+// git does for its index ("racily clean" entries), a digest taken while the file's ctime was
+// that recent is used once and not remembered: the next check hashes the file again, by which time
+// a later write would show in its ctime. ctime, not mtime: anyone can set a file's mtime back
+// (utimes), nobody its ctime.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
@@ -16,35 +24,60 @@ interface Seen {
   readonly digest: string;
 }
 
+/**
+ * How long before a digest is taken a file's ctime must be for the digest to be remembered (see
+ * above). Timestamps with a sub-second part come from the kernel's coarse clock (a tick of 1-10 ms
+ * on Linux, about 16 ms on Windows): a tenth of a second covers it. Whole-second timestamps
+ * (ext3, HFS+, FAT's two seconds for writes) need whole seconds, with room for a file server's
+ * clock a little off this machine's.
+ */
+export const RACY_MS = { subSecond: 100, wholeSecond: 3_000 } as const;
+
+/** Whether a digest taken at `hashedAtMs` (wall clock, read before the stat) may miss a change with the same stat identity. */
+export function racy(ctimeNs: bigint, hashedAtMs: number): boolean {
+  const margin = ctimeNs % 1_000_000_000n === 0n ? RACY_MS.wholeSecond : RACY_MS.subSecond;
+  return !(Number(ctimeNs / 1_000_000n) < hashedAtMs - margin);
+}
+
 /** A memo file larger than this is not read (it is ours, so it is damaged or not ours). */
 const MAX_MEMO_BYTES = 4 * 1024 * 1024;
 /** At most this many files are remembered across starts. */
 const MAX_MEMO_FILES = 10_000;
 const HEX64 = /^[0-9a-f]{64}$/;
+/** 2: a digest is remembered only once its file has settled; a version 1 memo may hold racy rows, so it is not read. */
+const MEMO_VERSION = 2;
 
 export interface FileDigestsOptions {
   /** JSON file that remembers digests across starts (read on first use, written by `persist`). */
   readonly memo?: string;
+  /** The wall clock in ms (default Date.now), which the file system's timestamps are compared with. */
+  readonly now?: () => number;
 }
 
 export class FileDigests {
   readonly #seen = new Map<string, Seen>();
   readonly #memo: string | undefined;
+  readonly #now: () => number;
   #restored: Promise<void> | undefined;
   /** Whether #seen holds anything the memo file does not. */
   #dirty = false;
 
   constructor(options: FileDigestsOptions = {}) {
     this.#memo = options.memo;
+    this.#now = options.now ?? Date.now;
   }
 
   /** sha256 hex of the file's bytes, or `undefined` when it cannot be read. */
   async digest(file: string): Promise<string | undefined> {
     await (this.#restored ??= this.#restore());
     let key: string;
+    let settled: boolean;
     try {
+      // The clock is read before the stat: a write after the stat has a ctime no earlier than this tick.
+      const hashedAt = this.#now();
       const st = await stat(file, { bigint: true });
       key = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;
+      settled = !racy(st.ctimeNs, hashedAt);
     } catch {
       this.#seen.delete(file);
       return undefined;
@@ -59,8 +92,10 @@ export class FileDigests {
       // Stryker disable next-line ObjectLiteral: the chunk size decides only how long one step holds the thread
       for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
       const digest = h.digest('hex');
-      this.#seen.set(file, { key, digest });
-      this.#dirty = true;
+      if (settled) {
+        this.#seen.set(file, { key, digest });
+        this.#dirty = true;
+      } else this.#seen.delete(file);
       return digest;
     } catch {
       this.#seen.delete(file);
@@ -100,7 +135,7 @@ export class FileDigests {
       const parsed = JSON.parse(text) as unknown;
       // null and other values than objects have no `v` either.
       // Stryker disable next-line OptionalChaining: null.v throws, which the catch below takes as no memo, as this return does
-      if ((parsed as { v?: unknown } | null)?.v !== 1) return;
+      if ((parsed as { v?: unknown } | null)?.v !== MEMO_VERSION) return;
       const files = (parsed as { files?: unknown }).files;
       // Stryker disable next-line ConditionalExpression: rows of anything else are never three-item lists (slice throws or gives characters)
       if (!Array.isArray(files)) return;
@@ -129,7 +164,7 @@ export class FileDigests {
       await ensurePrivateDir(dirname(memo));
       const handle = await open(temp, 'wx', 0o600);
       try {
-        await handle.writeFile(JSON.stringify({ v: 1, files }));
+        await handle.writeFile(JSON.stringify({ v: MEMO_VERSION, files }));
       } finally {
         await handle.close();
       }

@@ -6,7 +6,7 @@
 // thread never touches the documents. Protocol: see `WorkerMessage` in import-pool.ts.
 import { isAbsolute } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { indexImage } from '../catalog/catalog.ts';
+import { specImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
 import type { ImportedSpec } from '../model/index.ts';
@@ -53,9 +53,10 @@ async function run(job: ImportJob, post: Post): Promise<void> {
   const digests = fileDigests(spec, schemas.documents);
   let core: Buffer;
   try {
-    const image = indexImage(spec);
+    // The index and the entry facts: a start from the core then need not work the facts out again.
+    const { index, facts } = specImage(spec);
     traceStep('index built');
-    core = encodeCore(spec, documents, image, digests);
+    core = encodeCore(spec, documents, index, digests, facts);
     traceStep('core encoded');
   } catch (error) {
     return post({ id: job.id, kind: 'inline', reason: `cannot encode: ${(error as Error).message}` });

@@ -98,7 +98,7 @@ export class SpecLoader {
     if (now !== core.meta.hash) return now === undefined ? 'a file it read is gone' : 'files changed since the snapshot';
     try {
       spec = await specFromCoreInSteps(core, source, pause);
-      await prepareSpecInSteps(spec, core.index, pause, false);
+      await prepareSpecInSteps(spec, core.index, pause, false, core.facts);
     } catch (error) {
       return `snapshot damaged (${(error as Error).message})`;
     }
@@ -129,7 +129,7 @@ export class SpecLoader {
     // (a spec of 20,000 endpoints takes several hundred ms). In an update its index is loaded
     // before the swap too (the first search after it must not pay for loading); at start an
     // index loads on the first search that needs it.
-    await prepareSpecInSteps(spec, core.index, pause, !starting);
+    await prepareSpecInSteps(spec, core.index, pause, !starting, core.facts);
     traceStep('spec prepared');
     const applied = reply.late.then((late) => this.#applyLate(spec, late, why, starting));
     if (!starting) {

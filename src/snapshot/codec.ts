@@ -11,7 +11,8 @@
 //   a schema, a segment at a time (see `detail.ts`).
 // The last two (`encodeLate`) are made after the core is handed over, off the first answer's path.
 // The daemon keeps the core's objects and never the documents.
-import { type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
+import { createHash } from 'node:crypto';
+import { type EntryFacts, type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
 import { sha256 } from './hash.ts';
@@ -49,6 +50,11 @@ export interface CoreData {
   readonly postingsOffset: number;
   /** sha256 hex of each file's bytes as read (same order as `meta.files`). */
   readonly digests: readonly string[];
+  /** The catalogue's entry facts, when the encoder had them (see `EntryFacts`). */
+  readonly facts?: EntryFacts;
+  /** sha256 hex of the link table and of the postings' bytes, when the encoder wrote them (see `Head`). */
+  readonly linksSha256?: string;
+  readonly postingsSha256?: string;
 }
 
 export interface DetailPart {
@@ -96,6 +102,15 @@ interface Head {
     /** MiniSearch's serialized form without what comes with the postings (see `postingsReader`). */
     readonly mini: Omit<Exclude<IndexImage['mini'], () => unknown>, 'index' | 'documentIds' | 'fieldLength'>;
   };
+  /** The catalogue's entry facts (absent: the daemon works them out from the endpoints). */
+  readonly facts?: EntryFacts;
+  /**
+   * sha256 hex of the link table and of the postings' bytes (per-document data and posting chunks),
+   * which a spec served from its snapshot file reads from there again later: taken here, so a
+   * start need not hash them (the core's own checksum covers these values).
+   */
+  readonly linksSha256?: string;
+  readonly postingsSha256?: string;
 }
 
 /** Core, prints and detail of a freshly imported spec at once (see `encodeCore`, `encodeLate`). */
@@ -125,7 +140,7 @@ export function encodeLate(spec: ImportedSpec, documents: (file: string) => unkn
  * to be served. Throws when an importer-made schema cannot be written as JSON: the caller then
  * keeps the spec the old way.
  */
-export function encodeCore(spec: ImportedSpec, documents: (file: string) => unknown, index: IndexImage, digests: readonly string[]): Buffer {
+export function encodeCore(spec: ImportedSpec, documents: (file: string) => unknown, index: IndexImage, digests: readonly string[], facts?: EntryFacts): Buffer {
   const files = spec.files;
   const fileIndex = new Map(files.map((f, i) => [f, i]));
   const places = new Map<string, Map<object, string>>();
@@ -188,10 +203,14 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
     coldBlocks: cold.blocks,
     strings: table.strings,
     index: { ...index, summaries: summariesAsNumbers(index), mini: miniHead },
+    ...(facts ? { facts } : {}),
   };
   const links = Buffer.from(JSON.stringify(rows, (_k, v: unknown) => (v === undefined ? null : v)));
   const perDocument = Buffer.from(JSON.stringify({ documentIds, fieldLength }));
-  const parts = [Buffer.from(JSON.stringify(head)), links, cold.bytes, ...sharedChunks, ...endpointChunks, perDocument, ...postingChunks];
+  const postingsHash = createHash('sha256').update(perDocument);
+  for (const chunk of postingChunks) postingsHash.update(chunk);
+  const hashed: Head = { ...head, linksSha256: sha256(links), postingsSha256: postingsHash.digest('hex') };
+  const parts = [Buffer.from(JSON.stringify(hashed)), links, cold.bytes, ...sharedChunks, ...endpointChunks, perDocument, ...postingChunks];
   // Framing: part count, each part's length (u32 LE), then the parts.
   const frame = Buffer.alloc(4 * (parts.length + 1));
   frame.writeUInt32LE(parts.length, 0);
@@ -286,6 +305,12 @@ function textChunks(texts: readonly string[]): Buffer[] {
  * Decodes a core (throws on bytes that are not one of this version), part by part, calling
  * `pause` between parts (the daemon lets other work in there).
  */
+/** The head's link-table and postings hashes, when it has well-formed ones. */
+function hashesOf(h: Head): { linksSha256?: string; postingsSha256?: string } {
+  const hex = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  return { ...(hex(h.linksSha256) ? { linksSha256: h.linksSha256 } : {}), ...(hex(h.postingsSha256) ? { postingsSha256: h.postingsSha256 } : {}) };
+}
+
 export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> = async () => {}): Promise<CoreData> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4) throw new Error('spec image too short');
@@ -344,7 +369,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const h = head as Head;
   const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests };
+  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests, ...(h.facts ? { facts: h.facts } : {}), ...hashesOf(h) };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;

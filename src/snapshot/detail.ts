@@ -285,9 +285,10 @@ function* specSteps(core: CoreData, source: DetailSource | undefined): Generator
   // Served from a snapshot file, the link table and the postings are read from there again when
   // first needed, checked against their sha256 now: hashed a megabyte per step (a large spec's are megabytes).
   const inFile = source !== undefined && 'file' in source;
-  const linksSha = inFile ? yield* sha256Steps(core.links) : undefined;
-  const postingsBytes = inFile ? core.postings.read() : undefined;
-  const postingsSha = postingsBytes ? yield* sha256Steps(postingsBytes) : undefined;
+  // A core that holds their hashes (see codec.ts `Head`) saves hashing them here.
+  const linksSha = inFile ? (core.linksSha256 ?? (yield* sha256Steps(core.links))) : undefined;
+  const postingsBytes = inFile && core.postingsSha256 === undefined ? core.postings.read() : undefined;
+  const postingsSha = inFile ? (core.postingsSha256 ?? (postingsBytes ? yield* sha256Steps(postingsBytes) : undefined)) : undefined;
   const detail = new SpecDetail(core, source, linksSha);
   // Parameters and responses are shared between endpoints (see codec.ts): the first endpoint that
   // holds one swaps its link, the next ones find it done. One link object per row.
@@ -311,12 +312,12 @@ function* specSteps(core: CoreData, source: DetailSource | undefined): Generator
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
   if (source && 'file' in source) core.postings.keepInFile(source.file, source.coreOffset + core.postingsOffset, rebuilder(spec), postingsSha);
-  else if (!source) PENDING.set(spec, { detail, postings: core.postings, postingsOffset: core.postingsOffset });
+  else if (!source) PENDING.set(spec, { detail, postings: core.postings, postingsOffset: core.postingsOffset, ...(core.postingsSha256 ? { postingsSha256: core.postingsSha256 } : {}) });
   return spec;
 }
 
 /** Specs served before their detail was made (`specFromCore` without a source), until `settleDetail`. */
-const PENDING = new WeakMap<ImportedSpec, { detail: SpecDetail; postings: CoreData['postings']; postingsOffset: number }>();
+const PENDING = new WeakMap<ImportedSpec, { detail: SpecDetail; postings: CoreData['postings']; postingsOffset: number; postingsSha256?: string }>();
 
 /**
  * Gives a spec served before its detail was made (`specFromCore` without a source) that detail.
@@ -328,7 +329,7 @@ export function settleDetail(spec: ImportedSpec, source: DetailSource): void {
   if (!pending) return;
   PENDING.delete(spec);
   pending.detail.settle(source);
-  if ('file' in source) pending.postings.keepInFile(source.file, source.coreOffset + pending.postingsOffset, rebuilder(spec));
+  if ('file' in source) pending.postings.keepInFile(source.file, source.coreOffset + pending.postingsOffset, rebuilder(spec), pending.postingsSha256);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The digest memo's values from its contract: a digest is trusted only when it is a string of
 // 64 lowercase hex digits, not anything that merely prints as one (a list holding such a string,
-// a number); a memo that is not an object with `v: 1` costs a hash whatever JSON value it is.
+// a number); a memo that is not an object with `v: 2` costs a hash whatever JSON value it is.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -26,14 +26,14 @@ async function digestWith(memoText: string): Promise<unknown> {
 }
 
 test('a digest that only prints as 64 hex digits is not trusted', async () => {
-  assert.equal(await digestWith(JSON.stringify({ v: 1, files: [[file, key, FAKE]] })), FAKE, 'the well-formed row is trusted');
+  assert.equal(await digestWith(JSON.stringify({ v: 2, files: [[file, key, FAKE]] })), FAKE, 'the well-formed row is trusted');
   for (const digest of [[FAKE], [[FAKE]], { toString: FAKE }, 1e63]) {
-    assert.equal(await digestWith(JSON.stringify({ v: 1, files: [[file, key, digest]] })), real, JSON.stringify(digest));
+    assert.equal(await digestWith(JSON.stringify({ v: 2, files: [[file, key, digest]] })), real, JSON.stringify(digest));
   }
 });
 
-test('a memo that is no object with v: 1 costs a hash, whatever JSON it holds', async () => {
-  for (const text of ['null', '1', '"v"', '[]', 'true', '{"v":"1","files":[]}', JSON.stringify({ files: [[file, key, FAKE]] }), JSON.stringify([{ v: 1, files: [[file, key, FAKE]] }])]) {
+test('a memo that is no object with v: 2 costs a hash, whatever JSON it holds', async () => {
+  for (const text of ['null', '1', '"v"', '[]', 'true', '{"v":"2","files":[]}', JSON.stringify({ files: [[file, key, FAKE]] }), JSON.stringify({ v: 1, files: [[file, key, FAKE]] }), JSON.stringify([{ v: 2, files: [[file, key, FAKE]] }])]) {
     assert.equal(await digestWith(text), real, text);
   }
 });

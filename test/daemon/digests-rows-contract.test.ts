@@ -1,5 +1,5 @@
 // The digest memo's rows and its life cycle (src/daemon/digests.ts), from the contract:
-// - a remembered digest is trusted only from a well-formed memo (`{ v: 1, files: [...] }`, a
+// - a remembered digest is trusted only from a well-formed memo (`{ v: 2, files: [...] }`, a
 //   regular file of at most 4 MiB owned by this user) and a well-formed row (`[file, key, digest]`,
 //   three strings, the digest exactly 64 lowercase hex digits); anything else costs a hash;
 // - the first row for a file wins;
@@ -26,6 +26,8 @@ function folder(): string {
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const FAKE = 'a'.repeat(64);
+/** A clock well after the files' last change: their digests are settled (not racy) and remembered. */
+const later = (): number => Date.now() + 60_000;
 
 /** The stat key digests.ts remembers a file by. */
 function keyOf(file: string): string {
@@ -44,10 +46,10 @@ function setUp(): { dir: string; file: string; memo: string; real: string } {
 /** What a fresh start says the digest of `file` is, with `memoText` as its memo. */
 async function digestWith(memo: string, memoText: string, file: string): Promise<string | undefined> {
   writeFileSync(memo, memoText);
-  return new FileDigests({ memo }).digest(file);
+  return new FileDigests({ memo, now: later }).digest(file);
 }
 
-const memoFile = (files: unknown): string => JSON.stringify({ v: 1, files });
+const memoFile = (files: unknown): string => JSON.stringify({ v: 2, files });
 const memoBytes = (memo: string): { v: number; files: [string, string, string][] } => JSON.parse(readFileSync(memo, 'utf8'));
 
 describe('which remembered digests are trusted', () => {
@@ -86,7 +88,7 @@ describe('which remembered digests are trusted', () => {
     const bad: unknown[] = [{ 0: file, 1: key, 2: FAKE, length: 3 }, 'row', null, [1, key, FAKE], [file, 2, FAKE], [file, key, 3]];
     for (const row of bad) {
       writeFileSync(memo, memoFile([row, [other, keyOf(other), FAKE]]));
-      const d = new FileDigests({ memo });
+      const d = new FileDigests({ memo, now: later });
       assert.equal(await d.digest(other), FAKE, JSON.stringify(row));
       await d.digest(third);
       await d.persist();
@@ -97,12 +99,12 @@ describe('which remembered digests are trusted', () => {
   it('a memo of another version, shape or kind costs a hash', async () => {
     const { dir, file, memo, real } = setUp();
     const row = [file, keyOf(file), FAKE];
-    for (const text of [JSON.stringify({ v: 2, files: [row] }), JSON.stringify({ files: [row] }), 'null', JSON.stringify([row]), '7', JSON.stringify({ v: 1, files: { 0: row } }), '{"v":1,"files":[']) {
+    for (const text of [JSON.stringify({ v: 1, files: [row] }), JSON.stringify({ files: [row] }), 'null', JSON.stringify([row]), '7', JSON.stringify({ v: 2, files: { 0: row } }), '{"v":2,"files":[']) {
       assert.equal(await digestWith(memo, text, file), real, text);
     }
     const asFolder = join(dir, 'memo-folder');
     mkdirSync(asFolder);
-    assert.equal(await new FileDigests({ memo: asFolder }).digest(file), real);
+    assert.equal(await new FileDigests({ now: later, memo: asFolder }).digest(file), real);
   });
 
   it('a memo of exactly 4 MiB is read; one byte more is not', async () => {
@@ -117,7 +119,7 @@ describe('which remembered digests are trusted', () => {
     const { file, memo, real } = setUp();
     writeFileSync(memo, memoFile([[file, keyOf(file), FAKE]]));
     chownSync(memo, 4321, 4321);
-    assert.equal(await new FileDigests({ memo }).digest(file), real);
+    assert.equal(await new FileDigests({ memo, now: later }).digest(file), real);
   });
 
   it('the first row for a file wins', async () => {
@@ -129,9 +131,9 @@ describe('which remembered digests are trusted', () => {
 describe('what the memo keeps', () => {
   it('nothing is written when nothing new is known, nor again after a write', async () => {
     const { file, memo } = setUp();
-    await new FileDigests({ memo }).persist();
+    await new FileDigests({ memo, now: later }).persist();
     assert.equal(existsSync(memo), false);
-    const d = new FileDigests({ memo });
+    const d = new FileDigests({ memo, now: later });
     await d.digest(file);
     await d.persist();
     assert.deepEqual(memoBytes(memo).files.map((r) => r[0]), [file]);
@@ -144,7 +146,7 @@ describe('what the memo keeps', () => {
     const { dir, file, memo } = setUp();
     const [b, c, gone, turned] = ['b.yaml', 'c.yaml', 'gone.yaml', 'turned.yaml'].map((n) => join(dir, n)) as [string, string, string, string];
     for (const f of [b, c, gone, turned]) writeFileSync(f, f);
-    const d = new FileDigests({ memo });
+    const d = new FileDigests({ memo, now: later });
     for (const f of [file, b, gone, turned]) assert.ok(await d.digest(f));
     d.retain(new Set([file, gone, turned]));
     rmSync(gone);
@@ -161,7 +163,7 @@ describe('what the memo keeps', () => {
     const { dir, file } = setUp();
     const memo = join(dir, 'taken');
     mkdirSync(join(memo, 'inside'), { recursive: true });
-    const d = new FileDigests({ memo });
+    const d = new FileDigests({ memo, now: later });
     await d.digest(file);
     await d.persist();
     assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);

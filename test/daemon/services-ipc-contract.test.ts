@@ -362,7 +362,8 @@ describe('daemon services over the control socket', { skip, timeout: HANG_MS }, 
   it('the file digests given are the ones the first import primes (the memo the next start reads)', { timeout: HANG_MS }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-services-memo-'));
     dirs.push(dir);
-    const digests = new FileDigests({ memo: join(dir, 'digests.json') });
+    // A clock well after the files were written: their digests are settled, so remembered (see digests-racy.test.ts).
+    const digests = new FileDigests({ memo: join(dir, 'digests.json'), now: () => Date.now() + 60_000 });
     const s = await setup({ digests });
     try {
       await s.seed();

@@ -15,7 +15,8 @@ async function snapshotNote(p: ReturnType<typeof project>): Promise<string | und
   for (;;) {
     const { json } = await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status']);
     const note = json.daemons[0]?.status.specs.find((s) => s.name === 'widgets')?.snapshot;
-    if (!note?.endsWith('; saving snapshot') || Date.now() > until) return note;
+    // Undefined until the daemon serves the spec (a rebuild on a busy machine takes a while).
+    if ((note !== undefined && !note.endsWith('; saving snapshot')) || Date.now() > until) return note;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
