@@ -3,13 +3,13 @@
 // whole document. External files are loaded once, up front, by json-schema-ref-parser's crawler
 // with our own resolver (folder rule, remote refusal, size limit) and parser (BOM, line:column errors).
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParserError, ResolverError } from '@apidevtools/json-schema-ref-parser';
 import type { Diagnostic } from '../model/diagnostic.ts';
-import { decodeUtf8, parseText, readSpecFileSync } from './read.ts';
+import { decodeUtf8, FILE_MISSING_HINT, parseText, readSpecFileSync } from './read.ts';
 import { joinPointer, lookupPointer } from './pointer.ts';
 
 export interface RefTarget {
@@ -50,6 +50,8 @@ export class DocumentSet {
   readonly #docs = new Map<string, unknown>();
   readonly #digests = new Map<string, string>();
   readonly #failed = new Map<string, RefFailure>();
+  /** Made by `fromDocs`: holds what an import read, without what it could not. */
+  #rebuilt = false;
   readonly #lookups = new Map<string, Map<string, RefTarget | RefFailure>>();
 
   constructor(root: string, doc: unknown, bytes: Buffer) {
@@ -62,6 +64,7 @@ export class DocumentSet {
   static fromDocs(docs: ReadonlyMap<string, unknown>): DocumentSet {
     const [root, doc] = docs.entries().next().value as [string, unknown];
     const set = new DocumentSet(root, doc, Buffer.alloc(0));
+    set.#rebuilt = true;
     for (const [file, d] of docs) set.#docs.set(file, d);
     return set;
   }
@@ -115,14 +118,7 @@ export class DocumentSet {
     }
     const failed = this.#failed.get(file);
     if (failed) return failed;
-    if (!this.#docs.has(file)) {
-      return {
-        ok: false,
-        code: 'ref-file-not-loaded',
-        message: `$ref "${ref}": file ${file} was not loaded`,
-        hint: 'Write the $ref as a plain relative path so svc can find it.',
-      };
-    }
+    if (!this.#docs.has(file)) return this.#notHeld(ref, file);
     const found = lookupPointer(this.#docs.get(file), fragment);
     if (!found.found) {
       return {
@@ -161,6 +157,23 @@ export class DocumentSet {
       cur = next;
     }
     return { ok: false, code: 'ref-loop', message: `$ref chain longer than ${MAX_HOPS} hops (a loop?) at ${file}#${pointer}`, hint: 'Make the $ref point at a definition, not at another $ref that loops back.' };
+  }
+
+  /**
+   * A `$ref` to a file this set does not hold. A set rebuilt from a snapshot's documents (`fromDocs`)
+   * holds only the files the import could read: one that is gone is named as a fresh import names
+   * it, so the advice is the same whichever way the spec was loaded.
+   */
+  #notHeld(ref: string, file: string): RefFailure {
+    if (this.#rebuilt && !REMOTE.test(file) && !existsSync(file)) {
+      return { ok: false, code: 'ref-file-missing', message: `$ref to ${file}: file not found`, hint: FILE_MISSING_HINT };
+    }
+    return {
+      ok: false,
+      code: 'ref-file-not-loaded',
+      message: `$ref "${ref}": file ${file} was not loaded`,
+      hint: 'Write the $ref as a plain relative path so svc can find it.',
+    };
   }
 
   #targetFile(filePart: string, fromFile: string): { ok: true; file: string } | RefFailure {

@@ -22,6 +22,9 @@ export type ParseResult =
   | { readonly ok: true; readonly value: unknown; readonly warnings: readonly ReadProblem[] }
   | { readonly ok: false; readonly problem: ReadProblem };
 
+/** What to do about a file that is not there (the spec itself, or a file a `$ref` names). */
+export const FILE_MISSING_HINT = 'Check the path (relative paths resolve against the folder of the file that names them).';
+
 /** Anchors/aliases beyond this count are refused: a "billion laughs" document would expand without end. */
 const MAX_ALIAS_COUNT = 1000;
 
@@ -98,7 +101,7 @@ function refusal(isFile: boolean, size: number, maxBytes: number): ReadResult | 
 function readProblem(err: unknown): ReadProblem {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
-    return { code: 'file-missing', message: 'file not found', hint: 'Check the path (relative paths resolve against the folder of the file that names them).' };
+    return { code: 'file-missing', message: 'file not found', hint: FILE_MISSING_HINT };
   }
   if (code === 'EISDIR') return { code: 'file-not-regular', message: 'not a regular file', hint: 'Point the spec path at a file.' };
   return { code: 'file-unreadable', message: `cannot read file: ${(err as Error).message}` };
