@@ -8,6 +8,7 @@ import { parseConfig } from '../../src/config/index.ts';
 import type { Config } from '../../src/config/types.ts';
 import { importSpec } from '../../src/import/index.ts';
 import { createInvoker, type InvokeArgs, type InvokeContext, type InvokeResult, type Invoker } from '../../src/invoke/index.ts';
+import type { FormatOptions } from '../../src/invoke/response.ts';
 import type { Endpoint, ImportedSpec } from '../../src/model/index.ts';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/invoke');
@@ -113,4 +114,9 @@ export async function harness(fixture: string, name: string, entry: string, limi
 /** Everything a result shows, as one string: text, structured JSON and images. */
 export function everything(r: InvokeResult): string {
   return `${r.text}\n${JSON.stringify(r.structured ?? null)}\n${JSON.stringify(r.images ?? [])}`;
+}
+
+/** Response formatting options for a GET with no secrets: a 200-byte body cap, a 100-byte image cap. */
+export function formatOptions(over: Partial<FormatOptions> = {}): FormatOptions {
+  return { method: 'GET', secrets: [], sensitiveHeaders: new Set(), notes: [], maxResponseBytes: 200, maxImageBytes: 100, ...over };
 }

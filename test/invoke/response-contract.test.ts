@@ -6,17 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { formatResponse, pickHeaders, type FormatOptions } from '../../src/invoke/response.ts';
+import { formatOptions } from './helpers.ts';
 import { readBody, readText } from '../../src/invoke/read.ts';
 
-const opts = (over: Partial<FormatOptions> = {}): FormatOptions => ({
-  method: 'GET',
-  secrets: [],
-  sensitiveHeaders: new Set(),
-  notes: [],
-  maxResponseBytes: 200,
-  maxImageBytes: 100,
-  ...over,
-});
+const opts = formatOptions;
 
 /** Whether a JSON text has a `,`, `}` or `]` outside strings: a place a cut can end at. */
 function hasBoundary(text: string): boolean {

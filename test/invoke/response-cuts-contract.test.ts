@@ -12,16 +12,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { formatResponse, pickHeaders, type FormatOptions } from '../../src/invoke/response.ts';
+import { formatOptions } from './helpers.ts';
 
-const opts = (over: Partial<FormatOptions> = {}): FormatOptions => ({
-  method: 'GET',
-  secrets: [],
-  sensitiveHeaders: new Set(),
-  notes: [],
-  maxResponseBytes: 200,
-  maxImageBytes: 100,
-  ...over,
-});
+const opts = formatOptions;
 
 const body = (r: { structured?: Record<string, unknown> }): unknown => r.structured?.['body'];
 
