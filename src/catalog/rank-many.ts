@@ -87,6 +87,7 @@ export class VisitOrder {
   constructor(positions: readonly number[], bound: ArrayLike<number>, fit: ArrayLike<number>, budget: number, extra: number) {
     this.#bound = bound;
     const heap = (this.#heap = [...positions]);
+    // Stryker disable next-line ArithmeticOperator: speed only (nodes past the last parent are leaves: sifting them down does nothing)
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) this.#down(i);
     const extras: number[] = [];
     if (extra > 0 && heap.length > budget) {
@@ -213,6 +214,7 @@ export class ManyRanker {
           continue;
         }
         if (prune && top.length >= limit && (bound[p]! < top[limit - 1]!.r.score || searched >= maxIndexesSearched)) {
+          // Stryker disable next-line BooleanLiteral: speed only (not stopping, every later candidate meets the same test, bounds falling, and is skipped the same way)
           stopped = true;
           continue;
         }
@@ -235,6 +237,7 @@ export class ManyRanker {
         fuzzy: false,
         termScale: scaleFor(index),
         order: byPosition,
+        // Stryker disable next-line ArithmeticOperator,ObjectLiteral: speed only (a lower floor, or none, re-ranks results that cannot reach the page anyway)
         ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),
       });
       for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * cover }, spec: p });

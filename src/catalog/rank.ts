@@ -51,6 +51,7 @@ export class SearchIndex {
   /** What narrowing and re-ranking read of this index. */
   readonly #view: IndexView & RerankView = this.#makeView();
 
+  // Stryker disable next-line BlockStatement: `#mini` starts undefined either way (the field has no initializer)
   constructor() {
     this.#mini = undefined;
   }
@@ -181,7 +182,9 @@ export class SearchIndex {
     if (n === undefined) {
       n = 0;
       for (const [t, df] of this.#df) if (t.startsWith(term)) n += df;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memory bound only (a cleared cost is worked out again, the same)
       if (this.#prefixCost.size > 10_000) this.#prefixCost.clear();
+      // Stryker disable next-line CallExpression: speed only (a cost not remembered is worked out again, the same)
       this.#prefixCost.set(term, n);
     }
     return n;
@@ -192,6 +195,7 @@ export class SearchIndex {
     if (!terms) {
       const doc = documentOf(entry);
       terms = new Set([...doc.s, ...doc.p, ...doc.o, ...doc.t, ...doc.d]);
+      // Stryker disable next-line CallExpression: speed only (terms not remembered are worked out again, the same)
       this.#strong.set(entry, terms);
     }
     return terms;
