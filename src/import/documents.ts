@@ -54,10 +54,11 @@ export class DocumentSet {
   #rebuilt = false;
   readonly #lookups = new Map<string, Map<string, RefTarget | RefFailure>>();
 
-  constructor(root: string, doc: unknown, bytes: Buffer) {
+  /** `digest`: the sha256 hex of `bytes`, when the caller took it already (and may have let the bytes go: see `releaseBytes`). */
+  constructor(root: string, doc: unknown, bytes: Buffer, digest: string = sha256(bytes)) {
     this.root = root;
     this.#docs.set(root, doc);
-    this.#digests.set(root, sha256(bytes));
+    this.#digests.set(root, digest);
   }
 
   /** Documents parsed earlier (root first), for `$ref` look-ups only: `hash` is not meaningful on it. */
@@ -385,6 +386,18 @@ function isInside(file: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-function sha256(bytes: Buffer): string {
+/**
+ * Hands the memory of `bytes` back at once rather than at the next full collection, which may come
+ * after the import's peak (13 MB for GitHub's description). Only a buffer of its own (not a slice
+ * of Node's pool or of another buffer), which nothing else may use afterwards: it is left empty.
+ */
+export function releaseBytes(bytes: Buffer): void {
+  // ES2024's transfer (every Node svc runs on has it), which the project's lib setting predates.
+  const buffer = bytes.buffer as ArrayBuffer & { readonly detached?: boolean; transfer?(length: number): ArrayBuffer };
+  if (bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && buffer instanceof ArrayBuffer && buffer.detached === false) buffer.transfer?.(0);
+}
+
+/** The sha256 hex of a file's bytes, as a document set keeps it. */
+export function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
