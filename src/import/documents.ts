@@ -54,11 +54,10 @@ export class DocumentSet {
   #rebuilt = false;
   readonly #lookups = new Map<string, Map<string, RefTarget | RefFailure>>();
 
-  /** `digest`: the sha256 hex of `bytes`, when the caller took it already (and may have let the bytes go: see `releaseBytes`). */
-  constructor(root: string, doc: unknown, bytes: Buffer, digest: string = sha256(bytes)) {
+  constructor(root: string, doc: unknown, bytes: Buffer) {
     this.root = root;
     this.#docs.set(root, doc);
-    this.#digests.set(root, digest);
+    this.#digests.set(root, sha256(bytes));
   }
 
   /** Documents parsed earlier (root first), for `$ref` look-ups only: `hash` is not meaningful on it. */
@@ -397,7 +396,6 @@ export function releaseBytes(bytes: Buffer): void {
   if (bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && buffer instanceof ArrayBuffer && buffer.detached === false) buffer.transfer?.(0);
 }
 
-/** The sha256 hex of a file's bytes, as a document set keeps it. */
-export function sha256(bytes: Buffer): string {
+function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
