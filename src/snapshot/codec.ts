@@ -174,7 +174,9 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
     }
     return { $link: row };
   };
-  const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf));
+  // A value the endpoints share is copied with its links as numbers once, and stays shared (see `Table.once`).
+  const copies = new Map<object, object>();
+  const endpoints = spec.endpoints.map((e) => mapLinks(e, rowOf, copies));
   const { endpoints: _e, schemas: _s, ...meta } = spec;
   // Per-document data goes with the postings (parsed on the first search): most specs of a large
   // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.

@@ -13,6 +13,8 @@ export class Table {
   readonly shared: string[] = [];
   readonly #strings = new Map<string, number>();
   readonly #shared = new Map<string, number>();
+  /** Numbers of values already shrunk, by the object they were made from (see `once`). */
+  readonly #made = new Map<object, number>();
 
   string(s: string): number {
     let n = this.#strings.get(s);
@@ -21,6 +23,18 @@ export class Table {
       this.strings.push(s);
       this.#strings.set(s, n);
     }
+    return n;
+  }
+
+  /**
+   * `make()`'s number, made once per `source`: the endpoints of a spec share their parameters,
+   * responses and lists as the importer made them, and each would be written out as JSON again
+   * to find the number it already has. `make` must give the same for the same source, and add
+   * no string a first call did not (so numbering is as if it ran every time).
+   */
+  once(source: object, make: () => number): number {
+    let n = this.#made.get(source);
+    if (n === undefined) this.#made.set(source, (n = make()));
     return n;
   }
 
@@ -50,12 +64,13 @@ export function shrink(e: Endpoint, t: Table): unknown {
   // The spec and collection are the spec's own (in the head); description and source pointer are cold fields (see stored.ts).
   // The id is made again from spec, method and path when it is just that (see StoredEndpoint).
   const id = e.id === endpointId(e.spec, e.method, e.path) ? undefined : e.id;
-  const out: Loose = { ...e, id, spec: undefined, collection: undefined, description: undefined, tags: t.value(e.tags.map((x) => t.string(x))), servers: t.value(e.servers), source: t.string(e.source.file) };
-  if (e.security !== undefined) out['security'] = t.value(e.security);
-  out['parameters'] = e.parameters.map((p) => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) }));
+  const out: Loose = { ...e, id, spec: undefined, collection: undefined, description: undefined, tags: t.once(e.tags, () => t.value(e.tags.map((x) => t.string(x)))), servers: t.once(e.servers, () => t.value(e.servers)), source: t.string(e.source.file) };
+  const security = e.security;
+  if (security !== undefined) out['security'] = t.once(security, () => t.value(security));
+  out['parameters'] = e.parameters.map((p) => t.once(p, () => t.value({ ...p, name: t.string(p.name), in: t.string(p.in), type: t.string(p.type), description: str(p.description) })));
   const body = e.requestBody;
-  if (body) out['requestBody'] = t.value({ ...body, description: str(body.description), contents: body.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) });
-  out['responses'] = e.responses.map((r) => t.value({ ...r, status: t.string(r.status), label: t.string(r.label), contentTypes: r.contentTypes?.map((x) => t.string(x)) }));
+  if (body) out['requestBody'] = t.once(body, () => t.value({ ...body, description: str(body.description), contents: body.contents.map((c) => ({ ...c, mediaType: t.string(c.mediaType) })) }));
+  out['responses'] = e.responses.map((r) => t.once(r, () => t.value({ ...r, status: t.string(r.status), label: t.string(r.label), contentTypes: r.contentTypes?.map((x) => t.string(x)) })));
   return out;
 }
 

@@ -111,12 +111,22 @@ export function collectPlaces(root: object, wanted: ReadonlySet<object>, out: Ma
 /**
  * The endpoint with every schema link passed through `fn` (a copy where links are; the rest shared).
  * For an endpoint as imported: a decoded `StoredEndpoint` keeps id, description and source on its
- * prototype, which the spread below would drop.
+ * prototype, which the spread below would drop. With `copies`, a parameter, body content or
+ * response the importer shares between endpoints is copied (and `fn` called for its link) once,
+ * and the copy is shared likewise: `fn` must give the same for the same link.
  */
-export function mapLinks<L>(e: Endpoint, fn: (link: SchemaLink) => L): Endpoint {
+export function mapLinks<L>(e: Endpoint, fn: (link: SchemaLink) => L, copies?: Map<object, object>): Endpoint {
   const hasLinks = e.parameters.some((p) => p.schema) || e.requestBody?.contents.some((c) => c.schema) || e.responses.some((r) => r.schema);
   if (!hasLinks) return e;
-  const swap = <T extends { readonly schema?: SchemaLink }>(x: T): T => (x.schema ? { ...x, schema: fn(x.schema) as unknown as SchemaLink } : x);
+  const swap = <T extends { readonly schema?: SchemaLink }>(x: T): T => {
+    if (!x.schema) return x;
+    let copy = copies?.get(x) as T | undefined;
+    if (copy === undefined) {
+      copy = { ...x, schema: fn(x.schema) as unknown as SchemaLink };
+      copies?.set(x, copy);
+    }
+    return copy;
+  };
   return {
     ...e,
     parameters: e.parameters.map(swap),
