@@ -138,6 +138,15 @@ export function parseQuery(query: string): ParsedQuery {
       if ((weights.get(t) ?? 0) < w) weights.set(t, w);
     }
   }
+  // "how many users", "how much space": a question for a count.
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (words[i] !== 'how' || (words[i + 1] !== 'many' && words[i + 1] !== 'much')) continue;
+    const count = termsOf('count')[0]!;
+    hint ??= 'get';
+    searchTerms.push(count);
+    if ((weights.get(count) ?? 0) < HINT_TERM_WEIGHT) weights.set(count, HINT_TERM_WEIGHT);
+    break;
+  }
   for (const p of paths) {
     for (const t of pathTerms(p)) {
       searchTerms.push(t);
