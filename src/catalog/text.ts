@@ -264,6 +264,12 @@ export function verbHint(term: string): Intent | undefined {
 /** Words that say "more than one", so a `get` means a collection: "get all pods", "get recent messages". */
 export const PLURAL_HINTS: ReadonlySet<string> = new Set(['all', 'every', 'recent', 'many', 'multiple', 'several', 'history']);
 
+/**
+ * Of those, the words that only count ("all", "every"): they say how many, not which. An endpoint
+ * whose text happens to say "all" is not thereby more what the query asks (coverage leaves them out).
+ */
+export const QUANTIFIER_TERMS: ReadonlySet<string> = new Set(['all', 'every', 'many', 'multiple', 'several'].flatMap((w) => termsOf(w)));
+
 /** A plural noun as typed ("pods", "policies"), which asks for a collection. */
 export function isPluralWord(word: string): boolean {
   if (word.length <= 3 || STOP.has(word) || !word.endsWith('s') || /(ss|us|is)$/.test(word)) return false;
