@@ -7,7 +7,7 @@ import { termsOf } from '../../src/catalog/text.ts';
 
 const COUNT = termsOf('count')[0]!;
 /** Made-up nouns: no word table knows them. */
-const nounArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z]{2}$/);
+const nounArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z][b-df-hj-np-rtv-z]$/);
 
 describe('a question for a count', () => {
   it('searches `count` at a hinting verb\'s weight and reads a hinted get (generated)', () => {

@@ -7,7 +7,7 @@ import { Catalog } from '../../src/catalog/index.ts';
 import { spec } from './fixtures.ts';
 
 /** Made-up nouns: no word table knows them. */
-const nounArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z]{2}$/);
+const nounArb = fc.stringMatching(/^[b-df-hj-np-tv-z]{2}[aeiou][b-df-hj-np-tv-z][b-df-hj-np-rtv-z]$/);
 
 const top = (catalog: Catalog, query: string) => catalog.search(query, {}, 3)[0]?.endpoint.path;
 
