@@ -3,7 +3,7 @@
 // too, as low-weight alternatives. The query's own terms are never removed or lowered.
 import type { ParsedQuery } from './query.ts';
 import { MAX_SEARCHED_TERMS } from './query.ts';
-import { derivedForms, prefixForms } from './morphology.ts';
+import { derivedForms } from './morphology.ts';
 import { intentOfTerm, splitWords, termsOf } from './text.ts';
 import { FORM_WEIGHTS, VOCABULARY_WEIGHTS } from './weights.ts';
 
@@ -116,10 +116,6 @@ export function withForms(q: ParsedQuery, documents: (term: string) => number): 
     if (own === undefined || !q.weights.has(own)) continue;
     if (FORM_WEIGHTS.derivedRareAtMost >= 0 && documents(own) > FORM_WEIGHTS.derivedRareAtMost) continue;
     for (const form of derivedForms(words[i]!)) {
-      const term = oneTerm(form);
-      if (term !== undefined && term !== own) add(term, q.weights.get(own)! * FORM_WEIGHTS.derived, own);
-    }
-    for (const form of prefixForms(words[i]!)) {
       const term = oneTerm(form);
       if (term !== undefined && term !== own) add(term, q.weights.get(own)! * FORM_WEIGHTS.derived, own);
     }

@@ -88,12 +88,6 @@ function shape(entry: Entry, q: ParsedQuery): number {
   const wantsCollection = q.intent === 'list' || q.intent === 'create' || (q.plural && q.intent !== 'update');
   const wantsItem = !wantsCollection && (q.intent === 'get' || q.intent === 'update' || q.intent === 'delete');
   if (wantsCollection) return entry.item ? WEIGHTS.shape.itemForCollection : 1;
-  // "who has access to this calendar": one calendar is held, so one of its children (`acl/{ruleId}`)
-  // was not singled out; an item whose resource the query did not point at is the wrong shape.
-  const pointed = q.pointed;
-  if (pointed && entry.item && (q.intent === undefined || q.intent === 'get') && !entry.resource.some((t) => pointed.has(t)) && entry.pathWords.some((t) => pointed.has(t))) {
-    return WEIGHTS.shape.itemForCollection;
-  }
   if (wantsItem) return entry.item ? 1 : WEIGHTS.shape.collectionForItem;
   return 1;
 }

@@ -65,15 +65,3 @@ export function derivedForms(word: string): string[] {
   out.delete(word);
   return [...out];
 }
-
-/** Shortest base a prefix may leave: shorter ones are mostly other words (`report`, `record`). */
-const MIN_PREFIXED_BASE = 5;
-
-/**
- * The word without a prefix that repeats what it names: `reactivate` -> `activate`, `reschedule`
- * -> `schedule`. (Not `un-` or `dis-`, which undo: see text.ts `verbHint`.) Most candidates are not
- * words at all (`resource` -> `source` is one): the caller keeps only those its vocabulary holds.
- */
-export function prefixForms(word: string): string[] {
-  return word.startsWith('re') && word.length - 2 >= MIN_PREFIXED_BASE ? [word.slice(2)] : [];
-}

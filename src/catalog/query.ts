@@ -20,8 +20,6 @@ export interface ParsedQuery {
   readonly paths: readonly string[];
   /** The query speaks of many things ("all", plural nouns): prefer collections. */
   readonly plural: boolean;
-  /** Terms of the thing the query points at ("this calendar", "this merge request"): one thing it holds, whose children it may ask about. */
-  readonly pointed?: ReadonlySet<string>;
   /** Shaped like a command ("rent a number", "set up an alert"): it asks to act, even with a verb we do not know. */
   readonly imperative: boolean;
   /** Every term the query says, its verbs included: compared with what an endpoint's summary says. */
@@ -138,15 +136,6 @@ export function parseQuery(query: string): ParsedQuery {
       if ((weights.get(t) ?? 0) < w) weights.set(t, w);
     }
   }
-  // "how many users", "how much space": a question for a count.
-  for (let i = 0; i + 1 < words.length; i++) {
-    if (words[i] !== 'how' || (words[i + 1] !== 'many' && words[i + 1] !== 'much')) continue;
-    const count = termsOf('count')[0]!;
-    hint ??= 'get';
-    searchTerms.push(count);
-    if ((weights.get(count) ?? 0) < HINT_TERM_WEIGHT) weights.set(count, HINT_TERM_WEIGHT);
-    break;
-  }
   for (const p of paths) {
     for (const t of pathTerms(p)) {
       searchTerms.push(t);
@@ -159,16 +148,6 @@ export function parseQuery(query: string): ParsedQuery {
     weights.set(t, 1);
   }
   const terms = [...new Set(searchTerms)].slice(0, MAX_SEARCHED_TERMS);
-  // "this calendar": the words after "this", up to a stop word or a verb, name one thing.
-  const pointed = new Set<string>();
-  for (let i = 0; i < words.length - 1; i++) {
-    if (words[i] !== 'this') continue;
-    for (let j = i + 1; j < words.length; j++) {
-      const ts = termsOf(words[j]!);
-      if (ts.length === 0 || ts.some((t) => intentOfTerm(t) !== undefined)) break;
-      for (const t of ts) pointed.add(t);
-    }
-  }
   const chosen = intent ?? hint;
   const lower = prose.map((t) => t.toLowerCase());
   // A plural noun first ("channels in a guild") names things; a command starts with a verb.
@@ -187,7 +166,6 @@ export function parseQuery(query: string): ParsedQuery {
     ...(method ? { method } : {}),
     paths,
     plural,
-    ...(pointed.size > 0 ? { pointed } : {}),
     exact: exactKey(query),
     verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
     words,
