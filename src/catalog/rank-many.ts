@@ -199,8 +199,9 @@ export class ManyRanker {
     const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
     const deadline = performance.now() + budgetMs;
     let work = 0;
-    // With many APIs, the budget also visits the APIs whose own words fit the query best.
-    const order = new VisitOrder(positions, bound, fit, maxIndexesSearched, prune && this.#all.length >= SPEC_CHOICE.moreIndexesFrom ? API_FIT.extraIndexes : 0);
+    // Beside the budget, the APIs whose own words fit the query best are visited, at any number of
+    // APIs (a budget of none asks for the fewest indexes that fill the page: nothing beside them).
+    const order = new VisitOrder(positions, bound, fit, maxIndexesSearched, prune && maxIndexesSearched > 0 ? API_FIT.extraIndexes : 0);
     const extras = order.extras;
     let extraAt = 0;
     let stopped = false;

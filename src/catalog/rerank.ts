@@ -6,6 +6,7 @@ import { factor } from './factor.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import type { TextMatches } from './text-scores.ts';
+import { QUANTIFIER_TERMS } from './text.ts';
 import { WEIGHTS, factorBound, lateGainBound } from './weights.ts';
 
 /** How many text matches the re-ranking looks at. */
@@ -28,7 +29,10 @@ export interface RerankView {
 /** `results` (MiniSearch's, best text score first) re-ranked, best first; `late` the terms left out of the index query. */
 export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQuery, late: readonly string[], options: RankOptions): Ranked[] {
   const weights = parsed.weights;
-  const totalWeight = parsed.terms.reduce((sum, t) => sum + (weights.get(t) ?? 1), 0);
+  // Coverage counts what the query names, not how many it asks for (unless that is all it says).
+  const cover = coverQuery(parsed);
+  const coverWeights = cover.weights;
+  const totalWeight = parsed.terms.reduce((sum, t) => sum + (coverWeights.get(t) ?? 1), 0);
   const poolSize = rerankPool(options.limit);
   const n = Math.min(results.length, poolSize);
   const ranked: Ranked[] = [];
@@ -46,22 +50,35 @@ export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQue
     const r = results.at(i)!;
     if (r.score * ceiling < floor) break;
     const entry = view.entryOf(r.id as number)!;
-    let covered = results.coverage(i, parsed);
+    let covered = results.coverage(i, cover);
     let score = r.score;
     if (late.length > 0) {
       const strong = view.strongTerms(entry);
       for (const t of late) {
         if (!strong.has(t)) continue;
         const w = weights.get(t) ?? 1;
-        covered += WEIGHTS.lateTermCredit * w;
+        covered += WEIGHTS.lateTermCredit * (coverWeights.get(t) ?? 1);
         score *= 1 + WEIGHTS.lateTermGain * w;
       }
     }
-    const f = factor(entry, parsed, covered / totalWeight, view.summaryOf(entry.doc));
+    const f = factor(entry, cover, covered / totalWeight, view.summaryOf(entry.doc));
     // The text score to the power `textExponent` (see WEIGHTS): the API conventions weigh more than repeated words.
     ranked.push({ entry, score: score ** e * f });
   }
   const order = options.order;
   ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
   return ranked;
+}
+
+/** The query as coverage weighs it: quantifiers ("all") at weight 0, unless they are all it says. */
+function coverQuery(parsed: ParsedQuery): ParsedQuery {
+  if (!parsed.terms.some((t) => QUANTIFIER_TERMS.has(t)) || parsed.terms.every((t) => QUANTIFIER_TERMS.has(t))) return parsed;
+  const weights = new Map(parsed.weights);
+  const said = new Set(parsed.said);
+  for (const t of parsed.terms) {
+    if (!QUANTIFIER_TERMS.has(t)) continue;
+    weights.set(t, 0);
+    said.delete(t);
+  }
+  return { ...parsed, weights, said };
 }

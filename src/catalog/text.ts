@@ -134,6 +134,8 @@ const CRUD_VERB_WORDS: Record<string, string> = {
   search: 'search', searches: 'search', find: 'search', finds: 'search', lookup: 'search', query: 'search',
 };
 
+const CRUD_VERBS: ReadonlySet<string> = new Set(Object.keys(CRUD_VERB_WORDS));
+
 /** Maps, not the objects: a word such as `constructor` or `toString` must not find Object's prototype. */
 const VOCABULARY: readonly { readonly family: 'abbreviations' | 'synonyms' | 'crudSynonyms'; readonly map: ReadonlyMap<string, string> }[] = [
   { family: 'abbreviations', map: new Map(Object.entries(CANONICAL_WORDS)) },
@@ -262,10 +264,22 @@ export function verbHint(term: string): Intent | undefined {
 /** Words that say "more than one", so a `get` means a collection: "get all pods", "get recent messages". */
 export const PLURAL_HINTS: ReadonlySet<string> = new Set(['all', 'every', 'recent', 'many', 'multiple', 'several', 'history']);
 
+/**
+ * Of those, the words that only count ("all", "every"): they say how many, not which. An endpoint
+ * whose text happens to say "all" is not thereby more what the query asks (coverage leaves them out).
+ */
+export const QUANTIFIER_TERMS: ReadonlySet<string> = new Set(['all', 'every', 'many', 'multiple', 'several'].flatMap((w) => termsOf(w)));
+
 /** A plural noun as typed ("pods", "policies"), which asks for a collection. */
 export function isPluralWord(word: string): boolean {
-  if (word.length <= 3 || STOP.has(word) || canonicalOf(word) !== undefined) return false;
-  return word.endsWith('s') && !/(ss|us|is)$/.test(word);
+  if (word.length <= 3 || STOP.has(word) || !word.endsWith('s') || /(ss|us|is)$/.test(word)) return false;
+  const canonical = canonicalOf(word);
+  if (canonical === undefined) return true;
+  // A word with a canonical form is plural when it is its singular's plural (`emails`, `repos`), not a
+  // verb's form (`lists`, `changes`: the verb tables map them, never their singular to the same).
+  if (CRUD_VERBS.has(word)) return false;
+  const singular = word.slice(0, -1);
+  return (canonicalOf(singular) ?? singular) === canonical;
 }
 
 /** Strips HTML tags and Markdown link targets so descriptions index as prose. */

@@ -200,9 +200,14 @@ describe('textTerms', () => {
 });
 
 describe('isPluralWord', () => {
-  it('is a word of more than three letters ending in s, not ss, us or is, and not a stop word or an abbreviation', () => {
+  it('is a word of more than three letters ending in s, not ss, us or is, and not a stop word or a verb\'s form', () => {
     for (const w of ['pods', 'policies', 'users', 'items']) assert.equal(isPluralWord(w), true, w);
-    for (const w of ['pod', 'bus', 'ids', 'class', 'status', 'analysis', 'repos', 'stats', 'those', 'apps', 'this']) assert.equal(isPluralWord(w), false, w);
+    for (const w of ['pod', 'bus', 'ids', 'class', 'status', 'analysis', 'those', 'this']) assert.equal(isPluralWord(w), false, w);
+  });
+
+  it('reads a word the vocabulary maps as plural when it is its singular\'s plural, not when it is a verb\'s form', () => {
+    for (const w of ['repos', 'stats', 'apps', 'emails', 'settings', 'docs']) assert.equal(isPluralWord(w), true, w);
+    for (const w of ['lists', 'changes', 'updates', 'deletes', 'removes', 'gets', 'shows', 'views']) assert.equal(isPluralWord(w), false, w);
   });
 });
 
