@@ -18,8 +18,9 @@ function big(title: string, n: number, variant: string): string {
 
 test('on a terminal svc update shows done/total and the current file; piped or --json it does not', async () => {
   const p = project();
-  p.write('specs/one.yaml', big('One', 5000, 'Read'));
-  p.write('specs/two.yaml', big('Two', 5000, 'Read'));
+  // The daemon starts on small specs: only the updates need to be long.
+  p.write('specs/one.yaml', big('One', 10, 'Read'));
+  p.write('specs/two.yaml', big('Two', 10, 'Read'));
   p.config(['specs/one.yaml', 'specs/two.yaml']);
   const d = await startDaemon(p);
   try {
