@@ -25,6 +25,7 @@ it('times a call within the wall time around it', async () => {
 
 it('reports the CPU time held during an update, user and system time together, in ms', async () => {
   const m = new Metrics();
+  const from = performance.now();
   m.updateStarted();
   await new Promise((r) => setTimeout(r, 20));
   // 60 ms of this thread's CPU in one turn of the loop, much of it in the system (file status calls).
@@ -32,7 +33,10 @@ it('reports the CPU time held during an update, user and system time together, i
   while (cpuMs() < to) statSync(import.meta.filename);
   await new Promise((r) => setTimeout(r, 20));
   m.updateEnded();
+  const wall = performance.now() - from;
   const u = m.eventLoop().updates!;
-  assert.ok(u.maxCpuMs >= 55 && u.maxCpuMs <= u.maxMs + 10, `CPU max ${u.maxCpuMs} ms, wall max ${u.maxMs} ms`);
+  // One thread's CPU time between two probes cannot exceed the wall time the whole update took.
+  // (Not the loop-delay histogram's max: on a loaded machine it was seen to miss the 60 ms turn.)
+  assert.ok(u.maxCpuMs >= 55 && u.maxCpuMs <= wall + 0.1, `CPU max ${u.maxCpuMs} ms, ${wall} ms of wall time around the update`);
   assert.equal(u.maxCpuMs, Math.round(u.maxCpuMs * 10) / 10, 'one decimal');
 });
