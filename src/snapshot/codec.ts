@@ -303,16 +303,16 @@ function textChunks(texts: readonly string[]): Buffer[] {
   return out;
 }
 
-/**
- * Decodes a core (throws on bytes that are not one of this version), part by part, calling
- * `pause` between parts (the daemon lets other work in there).
- */
 /** The head's link-table and postings hashes, when it has well-formed ones. */
 function hashesOf(h: Head): { linksSha256?: string; postingsSha256?: string } {
   const hex = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
   return { ...(hex(h.linksSha256) ? { linksSha256: h.linksSha256 } : {}), ...(hex(h.postingsSha256) ? { postingsSha256: h.postingsSha256 } : {}) };
 }
 
+/**
+ * Decodes a core (throws on bytes that are not one of this version), part by part, calling
+ * `pause` between parts (the daemon lets other work in there).
+ */
 export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> = async () => {}): Promise<CoreData> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4) throw new Error('spec image too short');
