@@ -3,7 +3,7 @@
 // a caller's floor, results that provably cannot reach it are not re-ranked.
 import type { Entry } from './document.ts';
 import { factor } from './factor.ts';
-import type { ParsedQuery } from './query.ts';
+import { type ParsedQuery, withTermsLowered } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import type { TextMatches } from './text-scores.ts';
 import { QUANTIFIER_TERMS } from './text.ts';
@@ -72,13 +72,6 @@ export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQue
 
 /** The query as coverage weighs it: quantifiers ("all") at weight 0, unless they are all it says. */
 function coverQuery(parsed: ParsedQuery): ParsedQuery {
-  if (!parsed.terms.some((t) => QUANTIFIER_TERMS.has(t)) || parsed.terms.every((t) => QUANTIFIER_TERMS.has(t))) return parsed;
-  const weights = new Map(parsed.weights);
-  const said = new Set(parsed.said);
-  for (const t of parsed.terms) {
-    if (!QUANTIFIER_TERMS.has(t)) continue;
-    weights.set(t, 0);
-    said.delete(t);
-  }
-  return { ...parsed, weights, said };
+  if (parsed.terms.every((t) => QUANTIFIER_TERMS.has(t))) return parsed;
+  return withTermsLowered(parsed, QUANTIFIER_TERMS, 0);
 }
