@@ -20,3 +20,15 @@ export function cpuMs(pid: number | null | undefined): number {
     return NaN;
   }
 }
+
+/**
+ * A full collection that also frees what finalizers release: the memory of an ArrayBuffer no
+ * longer referenced goes back after the collection that found it dead, so one gc() can leave it
+ * counted in `external` and a later baseline then sees it fall.
+ */
+export async function fullGc(): Promise<void> {
+  if (!globalThis.gc) return;
+  globalThis.gc();
+  await new Promise((resolve) => setImmediate(resolve));
+  globalThis.gc();
+}
