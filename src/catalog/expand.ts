@@ -24,14 +24,14 @@ const MAX_WORDS_EXPANDED = 12;
  * synonyms only blurred the ranking. A query with nothing to add comes back as it is.
  */
 export function withAlternatives(q: ParsedQuery, vocabulary: QueryVocabulary, documents: (term: string) => number): ParsedQuery {
-  if (q.words.length === 0) return q;
   const terms = [...q.terms];
   const weights = new Map(q.weights);
   const alternatives = new Map<string, string>(q.alternatives ?? []);
   const before = alternatives.size;
   const looked = new Set<string>();
   for (const word of q.words) {
-    if (looked.size >= MAX_WORDS_EXPANDED || terms.length >= MAX_SEARCHED_TERMS) break;
+    // (A query already at MAX_SEARCHED_TERMS takes nothing more: the loop below stops at once.)
+    if (looked.size >= MAX_WORDS_EXPANDED) break;
     if (looked.has(word)) continue;
     looked.add(word);
     const own = termsOf(word);
@@ -77,7 +77,6 @@ const MAX_JOINED = 3;
  */
 export function withForms(q: ParsedQuery, documents: (term: string) => number): ParsedQuery {
   const words = q.words;
-  if (words.length === 0) return q;
   let terms: string[] | undefined;
   let weights: Map<string, number> | undefined;
   let alternatives: Map<string, string> | undefined;
@@ -114,10 +113,11 @@ export function withForms(q: ParsedQuery, documents: (term: string) => number): 
     }
     // Derived forms of a word the query searches (its CRUD verbs are intent, not searched).
     if (own === undefined || !q.weights.has(own)) continue;
-    if (FORM_WEIGHTS.derivedRareAtMost >= 0 && documents(own) > FORM_WEIGHTS.derivedRareAtMost) continue;
+    if (documents(own) > FORM_WEIGHTS.derivedRareAtMost) continue;
     for (const form of derivedForms(words[i]!)) {
       const term = oneTerm(form);
-      if (term !== undefined && term !== own) add(term, q.weights.get(own)! * FORM_WEIGHTS.derived, own);
+      // (The word's own term is the query's already: add() leaves it out.)
+      if (term !== undefined) add(term, q.weights.get(own)! * FORM_WEIGHTS.derived, own);
     }
   }
   if (!terms) return q;

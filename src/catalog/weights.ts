@@ -196,7 +196,7 @@ export const PATH_EVIDENCE = { prior: 1 } as const;
  * Other forms of a query's words (expand.ts `withForms`, morphology.ts), searched as alternatives:
  * adjacent words the catalogue holds written as one (`compound` x their weight), and a word's
  * derived forms (`derived` x its weight), for words the catalogue holds in at most
- * `derivedRareAtMost` endpoints (-1: every word). Alternatives are query terms like any other, so
+ * `derivedRareAtMost` endpoints. Alternatives are query terms like any other, so
  * the pruning bounds above cover them. Measured on the test APIs (22-API catalogue, whole, hit@1 /
  * hit@5 / MRR): 0.712 / 0.856 / 0.771 without either, 0.720 / 0.864 / 0.777 with both, 0.716 /
  * 0.856 / 0.773 without compounds, 0.716 / 0.864 / 0.775 without derived forms. Derived forms of
