@@ -146,13 +146,15 @@ function pathFacts(path: string, cache?: PathCache): PathFacts {
   let resource: string[] = [];
   for (let i = segs.length - 1; i >= 0; i--) {
     const seg = segs[i]!;
-    if (seg.includes('{') || seg.startsWith(':')) continue;
+    // A placeholder segment names no resource. (`{name}` and `:name` give pathTerms no words; this
+    // also skips one with a placeholder inside, `report-{date}`.)
+    if (seg.includes('{')) continue;
     resource = pathTerms(seg).filter((t) => !INTENT_TERMS.has(t));
     if (resource.length > 0) break;
   }
   const pathWords = new Set<string>();
   for (const seg of segs) {
-    if (seg.includes('{') || seg.startsWith(':')) continue;
+    if (seg.includes('{')) continue;
     for (const t of pathTerms(seg)) if (!INTENT_TERMS.has(t)) pathWords.add(t);
   }
   facts = { item, resource, pathWords: [...pathWords], words: splitWords(path), terms: pathTerms(path) };
