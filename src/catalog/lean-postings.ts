@@ -39,10 +39,8 @@ export function* postingsOf(index: MiniIndexData['index'], fields: number, docum
       const postings = byField[f]!;
       for (const d in postings) {
         total++;
-        // Stryker disable next-line EqualityOperator: an equal count leaves the maximum as it is
-        if (postings[d]! > maxCount) maxCount = postings[d]!;
-        // Stryker disable next-line EqualityOperator: an equal id leaves the maximum as it is
-        if (Number(d) > maxDoc) maxDoc = Number(d);
+        maxCount = Math.max(maxCount, postings[d]!);
+        maxDoc = Math.max(maxDoc, Number(d));
       }
     }
     // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: when to yield changes no result (a pause for the thread)
