@@ -166,8 +166,7 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
       lengths[f] = length;
       averageFieldLength[f] = (averageFieldLength[f]! * di + length) / (di + 1);
       for (const id of fieldIds) {
-        // The empty token counts towards the length; MiniSearch indexes nothing for it.
-        if (terms[id] !== '') post(id * nf + f, di, tf[id]!);
+        post(id * nf + f, di, tf[id]!);
         const row = id * 3 * nf;
         stats[row + f]! += 1;
         // Math.max / min rather than a comparison: with `>=` for `>` the result is the same, a
@@ -197,19 +196,12 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
     dfs.set(terms[id]!, df[id]!);
     bests.set(terms[id]!, best);
   }
-  // The lean postings: terms in first-seen order (the empty token, which MiniSearch does not
-  // index, left out), per term and field its documents ascending (they came in document order).
-  const kept = new Int32Array(terms.length).fill(-1);
-  const leanTerms: string[] = [];
-  for (let id = 0; id < terms.length; id++) {
-    if (terms[id] === '') continue;
-    kept[id] = leanTerms.length;
-    leanTerms.push(terms[id]!);
-  }
-  const starts = new Uint32Array(leanTerms.length * nf + 1);
+  // The lean postings: terms in first-seen order, per term and field its documents ascending (they
+  // came in document order). A slot (term id x fields + field) is the term's place in them. (No term
+  // is the empty token: an empty field comes as EMPTY_FIELD itself, counted above and not indexed.)
+  const starts = new Uint32Array(terms.length * nf + 1);
   for (let i = 0; i < posted; i++) {
-    const slot = slots[i]!;
-    const place = kept[(slot / nf) | 0]! * nf + (slot % nf) + 1;
+    const place = slots[i]! + 1;
     starts[place] = starts[place]! + 1;
   }
   for (let i = 1; i < starts.length; i++) starts[i] = starts[i]! + starts[i - 1]!;
@@ -217,14 +209,13 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
   const leanCounts = maxCount <= 0xffff ? new Uint16Array(posted) : new Uint32Array(posted);
   const next = starts.slice(0, starts.length - 1);
   for (let i = 0; i < posted; i++) {
-    const slot = slots[i]!;
-    const place = kept[(slot / nf) | 0]! * nf + (slot % nf);
+    const place = slots[i]!;
     const at = next[place]!;
     next[place] = at + 1;
     leanDocs[at] = postingDocs[i]!;
     leanCounts[at] = postingCounts[i]!;
   }
-  const postings: LeanPostings = { terms: leanTerms, fields: nf, docs: leanDocs, counts: leanCounts, starts };
+  const postings: LeanPostings = { terms, fields: nf, docs: leanDocs, counts: leanCounts, starts };
   const fieldIdsByName: Record<string, number> = {};
   FIELD_KEYS.forEach((key, f) => (fieldIdsByName[key] = f));
   const head: MiniHead = {

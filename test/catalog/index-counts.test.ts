@@ -56,3 +56,15 @@ describe('the lean postings of an index', () => {
     }
   });
 });
+
+describe('the lean postings of a built index', () => {
+  it('hold no empty term: an empty field counts towards its length and indexes nothing', () => {
+    // No summary, tags or parameters: those fields are the one empty token.
+    const imported = spec('s', [{ method: 'GET', path: '/widgets' }, { method: 'POST', path: '/widgets', summary: 'Add a widget' }]);
+    const entries = imported.endpoints.map((e, i) => makeEntry(e, i + 1, i));
+    const { postings } = buildIndex(entries).data.lean();
+    assert.ok(postings.terms.length > 0);
+    assert.ok(!postings.terms.includes(''), postings.terms.join(' '));
+    assert.equal(postings.starts.length, postings.terms.length * postings.fields + 1);
+  });
+});
