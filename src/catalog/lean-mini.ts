@@ -180,7 +180,7 @@ export class FieldLengths {
   /** From MiniSearch's serialized form (short ids 0..n-1, each row `fields` long). */
   static of(rows: MiniIndexData['fieldLength'], n: number, fields: number): FieldLengths {
     let max = 0;
-    for (let i = 0; i < n; i++) for (const length of rows[i]!) if (length > max) max = length;
+    for (let i = 0; i < n; i++) for (const length of rows[i]!) max = Math.max(max, length);
     const lengths = max <= 0xffff ? new Uint16Array(n * fields) : new Uint32Array(n * fields);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
