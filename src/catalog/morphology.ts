@@ -41,8 +41,9 @@ const PLAIN_SUFFIXES: readonly string[] = ['ment', 'al', 'ance', 'ence'];
 const MIN_BASE = 3;
 
 /**
- * Forms of `word` (lower case, one word) by English derivation, the word itself excluded. Most
- * candidates are not words at all: the caller keeps only those its vocabulary holds.
+ * Forms of `word` (lower case, one word) by English derivation, never the word itself (each rule
+ * changes the length of its ending). Most candidates are not words at all: the caller keeps only
+ * those its vocabulary holds.
  */
 export function derivedForms(word: string): string[] {
   const out = new Set<string>();
@@ -62,6 +63,5 @@ export function derivedForms(word: string): string[] {
       }
     }
   }
-  out.delete(word);
   return [...out];
 }

@@ -124,12 +124,11 @@ function mostLikely(view: IndexView, candidates: ReadonlySet<number>, parsed: Pa
  * (rarest first), so the rarer words have marked their documents before the common word comes.
  */
 export function gateCommon(view: IndexView, searched: readonly string[], prefix: boolean, inner: DocumentGate | undefined): DocumentGate | undefined {
-  if (searched.length < 2) return inner;
   const threshold = Math.max(COMMON_MIN_DOCS, view.size * COMMON_SHARE);
   // When every word is common, the rarest the index holds gates the others; a word it does not
-  // hold gates nothing (it would leave no document to score).
+  // hold gates nothing (it would leave no document to score). With fewer than two words held,
+  // every word counts as rare below (held nowhere or the rarest), so nothing is gated.
   const held = searched.filter((t) => view.df(t) > 0);
-  if (held.length < 2) return inner;
   const rare = searched.filter((t) => t === held[0] || view.df(t) <= threshold);
   if (rare.length === searched.length) return inner;
   const isRare = new Map<string, boolean>();

@@ -15,7 +15,8 @@ describe('field lengths held lean', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.array(length, { maxLength: 8 }), { maxLength: 12 }), (fields, raw) => {
         const rows = raw.map((r) => r.slice(0, fields));
-        const held = FieldLengths.of(rows, rows.length, fields);
+        // MiniSearch's serialized rows: short id -> row.
+        const held = FieldLengths.of(Object.fromEntries(rows.map((r, i) => [String(i), r])), rows.length, fields);
         const want = rows.map((r) => Array.from({ length: fields }, (_, f) => r[f] ?? 0));
         assert.equal(held.size, rows.length);
         assert.deepEqual([...held], want.map((r, i) => [i, r]));
