@@ -1,11 +1,13 @@
 // Field lengths held lean (lean-mini.ts `FieldLengths`) give back every length as MiniSearch's
 // serialized rows hold it, however large (two bytes a length while they fit, four past that), and
 // an index source that has lean postings is loaded from them, never from MiniSearch's serialized
-// form: building that form is the time and memory the lean postings exist to save.
+// form: building that form is the time and memory the lean postings exist to save. Lean postings
+// whose head is not shaped as svc builds it (short ids not 0..n-1) load into MiniSearch's own form
+// instead, and search alike.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FieldLengths, type IndexSource, loadSource, loadSourceAsync } from '../../src/catalog/lean-mini.ts';
+import { FieldLengths, type IndexSource, loadLeanPostings, loadSource, loadSourceAsync } from '../../src/catalog/lean-mini.ts';
 import { buildIndex, makeEntry } from '../../src/catalog/search.ts';
 import { spec } from './fixtures.ts';
 
@@ -47,6 +49,30 @@ describe('an index source with lean postings', () => {
   it('is loaded from them, at once or yielding the thread', async () => {
     for (const mini of [loadSource(source()), await loadSourceAsync(source())]) {
       assert.deepEqual(mini.search('widget').map((r) => r.id).sort(), [1, 2]);
+    }
+  });
+});
+
+describe('lean postings with a head not shaped as svc builds it', () => {
+  const built = () => {
+    const imported = spec('s', [{ method: 'GET', path: '/widgets', summary: 'List widgets' }, { method: 'POST', path: '/gadgets', summary: 'Add a widget' }]);
+    return buildIndex(imported.endpoints.map((e, i) => makeEntry(e, i + 1, i))).data.lean();
+  };
+  const isLean = (mini: unknown) => (mini as { _fieldLength: unknown })._fieldLength instanceof FieldLengths;
+  const results = (mini: ReturnType<typeof loadLeanPostings>) => mini.search('widget gadget').map((r) => `${r.id} ${r.score.toFixed(6)}`);
+
+  it('load into MiniSearch\'s own form, and search alike', () => {
+    const { head, postings } = built();
+    const lean = loadLeanPostings(head, postings);
+    assert.ok(isLean(lean));
+    const variants = {
+      'a next id past the documents': { head: { ...head, nextId: head.nextId + 1 }, postings },
+      'document ids past the short ids': { head: { ...head, documentIds: { ...head.documentIds, [head.documentCount + 5]: 99 }, documentCount: head.documentCount }, postings },
+    };
+    for (const [name, v] of Object.entries(variants)) {
+      const mini = loadLeanPostings(v.head, v.postings);
+      assert.ok(!isLean(mini), name);
+      assert.deepEqual(results(mini), results(lean), name);
     }
   });
 });
