@@ -1,6 +1,6 @@
 // Daemon lifecycle over the real socket: privacy, several daemons per config, stale sockets,
 // a second daemon on one explicit socket, abuse of the protocol, no daemon at all, signals.
-import { test } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StatusResult, UpdateResult } from '../../src/ipc/protocol.ts';
-import { type Daemon, openapi, project, startDaemon, svc, svcJson, until } from './support.ts';
+import { type Daemon, type Project, openapi, project, startDaemon, svc, svcJson, until } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets' : false;
 
@@ -43,10 +43,21 @@ function raw(socket: string, payload: string | Buffer, replies: number): Promise
   });
 }
 
-test('the daemon listens on a private socket, reports itself in status, and SIGTERM removes the socket with exit 0', { skip }, async () => {
-  const p = fixture();
-  const d = await startDaemon(p);
-  try {
+// One daemon serves these checks (a start is most of each one's cost); they run in order and the
+// last stops it with SIGTERM.
+describe('one HTTP daemon', { skip }, () => {
+  let p: Project;
+  let d: Daemon;
+  before(async () => {
+    p = fixture();
+    d = await startDaemon(p);
+  });
+  after(async () => {
+    await d?.stop();
+    p?.cleanup();
+  });
+
+  it('listens on a private socket and reports itself in status', async () => {
     assert.equal(statSync(d.socket).mode & 0o777, 0o600);
     assert.equal(statSync(dirname(d.socket)).mode & 0o777, 0o700);
     assert.ok(d.socket.startsWith(p.runtime), 'under XDG_RUNTIME_DIR');
@@ -67,11 +78,56 @@ test('the daemon listens on a private socket, reports itself in status, and SIGT
     const human = await svc(p, ['status']);
     assert.match(human.stdout, new RegExp(`daemon pid ${d.pid}`));
     assert.match(human.stdout, /pets \(openapi-3\.0 v1\.0; collection default\): 1 endpoint, 0 deprecated/);
-  } finally {
+  });
+
+  it('status counts Streamable HTTP sessions and their tool calls', async () => {
+    const status = async (): Promise<StatusResult> => (await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status'])).json.daemons[0]!.status;
+    const first = await status();
+    const url = first.url!;
+    // svc status says where the token is (a file only the user can read) and how to send it, never the token.
+    const file = /the token in (\S+)/.exec(first.auth ?? '')?.[1];
+    assert.ok(file, `status names the token file: ${first.auth}`);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const token = readFileSync(file, 'utf8').trim();
+    assert.match(first.auth!, /Authorization: Bearer <token>/);
+    const client = new Client({ name: 'svc-status-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.callTool({ name: 'search', arguments: { query: 'pets' } });
+    await client.callTool({ name: 'inspect', arguments: { endpointId: 'pets:GET:/nope' } });
+    const s = await status();
+    assert.equal(s.sessions, 1);
+    assert.equal(s.toolCalls.count, 2);
+    assert.equal(s.toolCalls.errors, 1, 'an isError result counts as an error');
+    assert.equal(s.toolCalls.byTool['search']?.count, 1);
+    const human = await svc(p, ['status']);
+    assert.match(human.stdout, /MCP sessions: 1/);
+    assert.match(human.stdout, /auth +clients send "Authorization: Bearer <token>", the token in /);
+    assert.ok(!human.stdout.includes(token) && !d.stderr().includes(token), 'the token itself is never printed');
+    assert.match(human.stdout, /tool calls: 2 \(1 errors\), p50 [\d.]+ ms, p99 [\d.]+ ms/);
+    await client.close();
+  });
+
+  it('garbage, oversized and unknown messages get error replies and the daemon keeps serving', async () => {
+    const replies = await raw(
+      d.socket,
+      ['{{{ not json', JSON.stringify({ v: 1, id: 1, method: 'format-disk' }), JSON.stringify({ v: 7, id: 2, method: 'status' }), 'x'.repeat(2 * 1024 * 1024), JSON.stringify({ v: 1, id: 3, method: 'ping' })].join('\n') + '\n',
+      5,
+    );
+    assert.deepEqual(
+      replies.map((r) => (r['ok'] ? 'ok' : (r['error'] as { code: string }).code)),
+      ['bad-json', 'unknown-method', 'unsupported-version', 'too-large', 'ok'],
+    );
+    assert.equal((replies[4]!['result'] as { pid: number }).pid, d.pid);
+    const search = await raw(d.socket, JSON.stringify({ v: 1, id: 9, method: 'search', params: { query: 42 } }) + '\n', 1);
+    assert.equal((search[0]!['error'] as { code: string }).code, 'bad-params');
+    const st = await svc(p, ['status']);
+    assert.equal(st.code, 0, 'still serving');
+  });
+
+  it('SIGTERM removes the socket with exit 0', async () => {
     assert.equal(await d.stop('SIGTERM'), 0);
     assert.equal(existsSync(d.socket), false, 'socket removed');
-    p.cleanup();
-  }
+  });
 });
 
 test('SIGINT also shuts down cleanly', { skip }, async () => {
@@ -138,30 +194,6 @@ test('a second daemon on the same --socket stops with a clear message; the first
   }
 });
 
-test('garbage, oversized and unknown messages get error replies and the daemon keeps serving', { skip }, async () => {
-  const p = fixture();
-  const d = await startDaemon(p);
-  try {
-    const replies = await raw(
-      d.socket,
-      ['{{{ not json', JSON.stringify({ v: 1, id: 1, method: 'format-disk' }), JSON.stringify({ v: 7, id: 2, method: 'status' }), 'x'.repeat(2 * 1024 * 1024), JSON.stringify({ v: 1, id: 3, method: 'ping' })].join('\n') + '\n',
-      5,
-    );
-    assert.deepEqual(
-      replies.map((r) => (r['ok'] ? 'ok' : (r['error'] as { code: string }).code)),
-      ['bad-json', 'unknown-method', 'unsupported-version', 'too-large', 'ok'],
-    );
-    assert.equal((replies[4]!['result'] as { pid: number }).pid, d.pid);
-    const search = await raw(d.socket, JSON.stringify({ v: 1, id: 9, method: 'search', params: { query: 42 } }) + '\n', 1);
-    assert.equal((search[0]!['error'] as { code: string }).code, 'bad-params');
-    const st = await svc(p, ['status']);
-    assert.equal(st.code, 0, 'still serving');
-  } finally {
-    await d.stop();
-    p.cleanup();
-  }
-});
-
 test('with no daemon, update and status exit 2 and print the command that starts one', async () => {
   const p = fixture();
   try {
@@ -183,40 +215,6 @@ test('a stdio daemon ends when its client hangs up, removing its socket', { skip
     d.child.stdin!.end();
     assert.equal(await d.exited, 0);
     await until(() => !existsSync(d.socket), 2000, 'socket removal');
-  } finally {
-    await d.stop();
-    p.cleanup();
-  }
-});
-
-test('status counts Streamable HTTP sessions and their tool calls', { skip }, async () => {
-  const p = fixture();
-  const d = await startDaemon(p);
-  const status = async (): Promise<StatusResult> => (await svcJson<{ daemons: { status: StatusResult }[] }>(p, ['status'])).json.daemons[0]!.status;
-  try {
-    const first = await status();
-    const url = first.url!;
-    // svc status says where the token is (a file only the user can read) and how to send it, never the token.
-    const file = /the token in (\S+)/.exec(first.auth ?? '')?.[1];
-    assert.ok(file, `status names the token file: ${first.auth}`);
-    assert.equal(statSync(file).mode & 0o777, 0o600);
-    const token = readFileSync(file, 'utf8').trim();
-    assert.match(first.auth!, /Authorization: Bearer <token>/);
-    const client = new Client({ name: 'svc-status-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    await client.callTool({ name: 'search', arguments: { query: 'pets' } });
-    await client.callTool({ name: 'inspect', arguments: { endpointId: 'pets:GET:/nope' } });
-    const s = await status();
-    assert.equal(s.sessions, 1);
-    assert.equal(s.toolCalls.count, 2);
-    assert.equal(s.toolCalls.errors, 1, 'an isError result counts as an error');
-    assert.equal(s.toolCalls.byTool['search']?.count, 1);
-    const human = await svc(p, ['status']);
-    assert.match(human.stdout, /MCP sessions: 1/);
-    assert.match(human.stdout, /auth +clients send "Authorization: Bearer <token>", the token in /);
-    assert.ok(!human.stdout.includes(token) && !d.stderr().includes(token), 'the token itself is never printed');
-    assert.match(human.stdout, /tool calls: 2 \(1 errors\), p50 [\d.]+ ms, p99 [\d.]+ ms/);
-    await client.close();
   } finally {
     await d.stop();
     p.cleanup();

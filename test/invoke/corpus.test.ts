@@ -7,9 +7,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../../src/config/index.ts';
-import { importSpec } from '../../src/import/index.ts';
 import { createInvoker } from '../../src/invoke/index.ts';
 import type { Parameter } from '../../src/model/index.ts';
+import { type CorpusLoader, corpusLoader } from '../support/corpus-snapshots.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,10 +38,17 @@ function sample(p: Parameter): unknown {
 
 describe('invoke over the corpus', { skip: present ? false : `corpus not found at ${CORPUS} (../shared/specs); skipping` }, () => {
   let server: TestServer;
+  // The descriptions as the daemon serves them, through snapshots kept between runs: reading them
+  // instead of parsing them again (Stripe's is 4 MB of YAML) is most of this file's CPU time.
+  let loader: CorpusLoader | undefined;
   before(async () => {
     server = await startServer();
+    loader = await corpusLoader('invoke-corpus');
   });
-  after(() => server?.close());
+  after(async () => {
+    await server?.close();
+    await loader?.close();
+  });
 
   for (const rel of SUBJECTS) {
     test(rel, { skip: present && !existsSync(path.join(CORPUS, rel)) ? `${rel} missing from the corpus` : false }, async () => {
@@ -50,7 +57,7 @@ describe('invoke over the corpus', { skip: present ? false : `corpus not found a
         `specs:\n  - path: ${JSON.stringify(file)}\n    name: s\n    baseUrl: ${server.origin}/base\n    writes: allow\n    retries: 0\n    timeoutMs: 5000\n`,
         path.join(REPO, 'svc.yaml'),
       );
-      const outcome = await importSpec(file, { name: 's', collection: 'default' });
+      const outcome = await loader!.load(file, { name: 's', collection: 'default' });
       assert.ok(outcome.ok, `import failed: ${JSON.stringify(!outcome.ok && outcome.errors)}`);
       const spec = outcome.spec;
       const invoker = createInvoker(config);

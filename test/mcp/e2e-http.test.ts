@@ -153,6 +153,18 @@ describe('svc serve over HTTP on 127.0.0.1 (spawned process)', () => {
   it('answers other paths with 404', async () => {
     assert.equal((await raw(`${svc.url}/`, { headers: svc.headers })).status, 404);
   });
+
+  it('on loopback, refuses a client without the token svc created, and names the file on stderr', async () => {
+    assert.ok(svc.token.length >= 40, 'svc created a token');
+    assert.match(svc.stderr(), /Authorization: Bearer <token>", the token in \S+http-token/);
+    assert.ok(!svc.stderr().includes(svc.token), 'the token itself is never logged');
+    const missing = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: INITIALIZE });
+    assert.equal(missing.status, 401);
+    const client = new Client({ name: 'e2e-default-token', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: svc.headers } }));
+    assert.equal((await client.listTools()).tools.length, 7);
+    await client.close();
+  });
 });
 
 describe('svc serve on a non-loopback address', () => {
@@ -206,26 +218,7 @@ describe('svc serve on a non-loopback address', () => {
   });
 });
 
-describe('svc serve over HTTP: the token default and serve.auth: none', () => {
-  it('on loopback, refuses a client without the token svc created, and names the file on stderr', async () => {
-    const ws = await workspace();
-    const svc = await spawnHttp(ws.configFile);
-    try {
-      assert.ok(svc.token.length >= 40, 'svc created a token');
-      assert.match(svc.stderr(), /Authorization: Bearer <token>", the token in \S+http-token/);
-      assert.ok(!svc.stderr().includes(svc.token), 'the token itself is never logged');
-      const missing = await raw(`${svc.url}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: INITIALIZE });
-      assert.equal(missing.status, 401);
-      const client = new Client({ name: 'e2e-default-token', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: svc.headers } }));
-      assert.equal((await client.listTools()).tools.length, 7);
-      await client.close();
-    } finally {
-      await svc.stop();
-      await ws.cleanup();
-    }
-  });
-
+describe('svc serve over HTTP with serve.auth: none', () => {
   it('with serve.auth: none, serves without a token and warns at start', async () => {
     const ws = await workspace({ serve: 'auth: none' });
     const svc = await spawnHttp(ws.configFile);
