@@ -11,6 +11,7 @@
 //   npm run bench:search-fit -- --fit --cv      a step taken only when other APIs agree (leave one API out)
 //   npm run bench:search-fit -- --fit --all     fit on every development API (nothing held out)
 //   npm run bench:search-fit -- --set a.b=1,c=2 figures at a setting (names as printed by --fit)
+//   npm run bench:search-fit -- --splits 3      fits on random halves of the 20 development APIs, each checked on the other half
 //
 // Weights read at search time are patched in place; the BM25 field boosts and parameters also shape
 // the per-term bounds an index stores when it is built, so changing one builds the catalogue again.
@@ -125,6 +126,7 @@ function score(ranks: readonly number[]): Score {
 export interface Groups {
   readonly dev: Score;
   readonly fresh: Score;
+  /** The queries of the APIs fitted on, and of the others. */
   readonly fit: Score;
   readonly held: Score;
   readonly all: Score;
@@ -141,7 +143,8 @@ export class Fitter {
 
   private readonly specs: readonly ImportedSpec[];
   private readonly queries: readonly Query[];
-  private readonly fitSpecs: ReadonlySet<string>;
+  /** The APIs whose queries the fit sees. */
+  fitSpecs: ReadonlySet<string>;
 
   constructor(specs: readonly ImportedSpec[], queries: readonly Query[], fitSpecs: ReadonlySet<string>) {
     this.specs = specs;
@@ -179,8 +182,8 @@ export class Fitter {
     return {
       dev: pick((q) => q.set === 'dev'),
       fresh: pick((q) => q.set === 'fresh'),
-      fit: pick((q) => q.set === 'dev' || this.fitSpecs.has(q.spec)),
-      held: pick((q) => q.set === 'fresh' && !this.fitSpecs.has(q.spec)),
+      fit: pick((q) => this.fitSpecs.has(q.spec)),
+      held: pick((q) => !this.fitSpecs.has(q.spec)),
       all: pick(() => true),
       fitByApi: this.byApi(ranks),
     };
@@ -189,7 +192,7 @@ export class Fitter {
   private byApi(ranks: readonly number[]): Map<string, number> {
     const out = new Map<string, number>();
     this.queries.forEach((q, i) => {
-      if (q.set !== 'dev' && !this.fitSpecs.has(q.spec)) return;
+      if (!this.fitSpecs.has(q.spec)) return;
       out.set(q.spec, (out.get(q.spec) ?? 0) + (ranks[i]! > 0 ? 1 / ranks[i]! : 0));
     });
     return out;
@@ -312,6 +315,37 @@ function prune(fitter: Fitter, setting: Map<string, number>): Map<string, number
   return kept;
 }
 
+/** A small seeded generator (mulberry32), so that a split can be run again. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * How much of what a fit gains carries over to APIs it did not see: the development APIs (dev and
+ * fresh) split at random into halves, the fit run on one (two passes), its gain measured on both.
+ */
+function splits(fitter: Fitter, apis: readonly string[], count: number, cv: boolean): void {
+  for (let seed = 1; seed <= count; seed++) {
+    const next = random(seed);
+    const order = apis.map((api) => ({ api, key: next() })).sort((x, y) => x.key - y.key);
+    const fitApis = new Set(order.slice(0, Math.ceil(apis.length / 2)).map((o) => o.api));
+    fitter.fitSpecs = fitApis;
+    const before = fitter.at(new Map());
+    const setting = fit(fitter, 0.0005, 2, cv);
+    const after = fitter.at(setting);
+    process.stdout.write(
+      `split ${seed} (fit on ${[...fitApis].sort().join(', ')}): ${setting.size} moved; fit MRR ${f3(before.fit.mrr)} -> ${f3(after.fit.mrr)}, held ${f3(before.held.hit1)} / ${f3(before.held.hit5)} / ${f3(before.held.mrr)} -> ${f3(after.held.hit1)} / ${f3(after.held.hit5)} / ${f3(after.held.mrr)}\n`,
+    );
+  }
+}
+
 function parseSetting(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const part of text.split(',').filter(Boolean)) {
@@ -343,12 +377,15 @@ async function main(argv: readonly string[]): Promise<number> {
   const setAt = argv.indexOf('--set');
   const setting = setAt >= 0 ? parseSetting(argv[setAt + 1] ?? '') : new Map<string, number>();
   for (const name of setting.keys()) if (!known.has(name)) throw new Error(`--set: no weight ${name}; weights: ${[...known].join(' ')}`);
-  const fitter = new Fitter(specs, queries, new Set(fitHalf));
+  const devApis = [...new Set(queries.filter((q) => q.set === 'dev').map((q) => q.spec))];
+  const fitter = new Fitter(specs, queries, new Set([...devApis, ...fitHalf]));
   process.stdout.write(`loaded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   const cpu = process.cpuUsage();
   const base = fitter.at(setting);
   const used = process.cpuUsage(cpu);
   process.stdout.write(`${show(base)}\none evaluation: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (first, indexes loading)\n`);
+  const splitsAt = argv.indexOf('--splits');
+  if (splitsAt >= 0) splits(fitter, [...devApis, ...first, ...second].sort(), Number(argv[splitsAt + 1] ?? 3), argv.includes('--cv'));
   if (argv.includes('--fit')) {
     const cpu2 = process.cpuUsage();
     fitter.at(setting);

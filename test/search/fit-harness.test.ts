@@ -60,8 +60,8 @@ describe('weight-fitting harness', () => {
   });
 
   it('finds the fixture answers and splits fit and held-out queries by API', () => {
-    const queries = [query('list notes', ['alpha:GET:/notes'], 'alpha'), query('delete a note', ['alpha:DELETE:/notes/{id}'], 'alpha', 'fresh')];
-    const groups = new Fitter(specs, queries, new Set()).at(new Map());
+    const queries = [query('list notes', ['alpha:GET:/notes'], 'alpha'), query('list reports', ['beta:GET:/reports'], 'beta', 'fresh')];
+    const groups = new Fitter(specs, queries, new Set(['alpha'])).at(new Map());
     assert.equal(groups.fit.n, 1);
     assert.equal(groups.held.n, 1);
     assert.equal(groups.fit.hit1, 1);
