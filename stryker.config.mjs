@@ -46,14 +46,15 @@ const TESTS_FOR = {
  * where ../shared/specs is absent (CI). It still runs in `npm test`. The search quality guard loads
  * every evaluation API and runs all development queries (about 14 s) for nearly every src/catalog
  * mutant, and kills only through hit-rate thresholds; it too is skipped without ../shared/specs.
- * The miss-causes test checks the search benchmark's own accounting and imports bench/, which the
- * sandbox leaves out (ignorePatterns).
+ * The miss-causes and fit-harness tests check the search benchmarks' own accounting and import
+ * bench/, which the sandbox leaves out (ignorePatterns).
  */
 const NOT_FOR_MUTATION = new Set([
   'test/invoke/corpus.test.ts',
   'test/import/corpus.test.ts',
   'test/search/quality.test.ts',
   'test/search/miss-causes.test.ts',
+  'test/search/fit-harness.test.ts',
 ]);
 
 /**
