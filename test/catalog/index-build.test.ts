@@ -6,12 +6,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import MiniSearch from 'minisearch';
-import { type Doc, MINI_OPTIONS, SearchIndex, buildIndex, makeEntry } from '../../src/catalog/search.ts';
-import { documentsOf } from '../../src/catalog/document.ts';
+import { MINI_OPTIONS, buildIndex, makeEntry } from '../../src/catalog/search.ts';
 import { importSpec } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 import { CORPUS } from '../search/harness.ts';
 import { petsSpec, spec } from './fixtures.ts';
+import { builtAndAdded } from './index-reference.ts';
 
 /**
  * The index built in one pass, two ways (loaded into MiniSearch from its lean postings, and its
@@ -20,14 +20,10 @@ import { petsSpec, spec } from './fixtures.ts';
 function bothWays(imported: ImportedSpec): { bulk: unknown; added: unknown } {
   const paths = new Map();
   const entries = imported.endpoints.map((e, i) => makeEntry(e, i + 1, i, paths));
-  const index = new SearchIndex();
-  index.add(entries);
-  const reference = new MiniSearch<Doc>(MINI_OPTIONS);
-  reference.addAll(documentsOf(entries));
-  const added = reference.toJSON();
+  const { bulk, added } = builtAndAdded(entries);
   // (Its terms come in first-seen order, MiniSearch's `toJSON` in its tree's: compared once loaded.)
   assert.deepEqual(MiniSearch.loadJS(buildIndex(entries).data(), MINI_OPTIONS).toJSON(), added, 'the lean postings as MiniSearch\'s serialized form');
-  return { bulk: index.toJSON(), added };
+  return { bulk, added };
 }
 
 describe('the search index, built in one pass', () => {

@@ -4,28 +4,23 @@
 // same for the lean postings a snapshot stores: counts and document ids past 16 bits stay whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import MiniSearch from 'minisearch';
-import { documentsOf } from '../../src/catalog/document.ts';
 import { type MiniIndexData } from '../../src/catalog/index-build.ts';
 import { leanPostings, postingsIndex } from '../../src/catalog/lean-postings.ts';
-import { type Doc, MINI_OPTIONS, SearchIndex, buildIndex, makeEntry } from '../../src/catalog/search.ts';
+import { buildIndex, makeEntry } from '../../src/catalog/search.ts';
 import { spec } from './fixtures.ts';
+import { builtAndAdded } from './index-reference.ts';
 
-function builtAndAdded(summaries: string[]): { bulk: unknown; added: unknown; countBytes: number } {
+function indexed(summaries: string[]): { bulk: unknown; added: unknown; countBytes: number } {
   const imported = spec('s', summaries.map((summary, i) => ({ method: 'GET', path: `/things${i}`, summary })));
   const paths = new Map();
   const entries = imported.endpoints.map((e, i) => makeEntry(e, i + 1, i, paths));
-  const index = new SearchIndex();
-  index.add(entries);
-  const reference = new MiniSearch<Doc>(MINI_OPTIONS);
-  reference.addAll(documentsOf(entries));
-  return { bulk: index.toJSON(), added: reference.toJSON(), countBytes: buildIndex(entries).data.lean().postings.counts.BYTES_PER_ELEMENT };
+  return { ...builtAndAdded(entries), countBytes: buildIndex(entries).data.lean().postings.counts.BYTES_PER_ELEMENT };
 }
 
 describe('a posting count past 16 bits', () => {
   for (const times of [0xffff, 0x10000 + 7]) {
     it(`is kept whole: a word said ${times.toLocaleString('en')} times`, () => {
-      const { bulk, added, countBytes } = builtAndAdded([`${'widget '.repeat(times)}end`, 'widget list']);
+      const { bulk, added, countBytes } = indexed([`${'widget '.repeat(times)}end`, 'widget list']);
       assert.deepEqual(bulk, added);
       assert.equal(countBytes, times <= 0xffff ? 2 : 4, 'two bytes a count while every count fits');
     });
