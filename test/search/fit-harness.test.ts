@@ -3,28 +3,19 @@
 // stays inside the bounds the pruning relies on, and the leave-one-API-out check counts a gain only
 // when other APIs share it.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Fitter, crossValidated, fittedWeights } from '../../bench/search-fit.ts';
-import { importSpec } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import type { Query } from './harness.ts';
+import { type Query, importFixtureSpecs } from './harness.ts';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const query = (text: string, accept: string[], spec: string, set: 'dev' | 'fresh' = 'dev'): Query => ({ spec, query: text, accept, set, heldOut: false, place: `fixture:${text}` });
 const values = () => new Map(fittedWeights().map((w) => [w.name, w.table[w.key] as number]));
 
 describe('weight-fitting harness', () => {
   let specs: ImportedSpec[];
   before(async () => {
-    specs = [];
-    for (const name of ['alpha', 'beta']) {
-      const outcome = await importSpec(path.join(FIXTURES, `${name}.yaml`), { name, collection: name });
-      assert.ok(outcome.ok, `fixture ${name} imports`);
-      specs.push(outcome.spec);
-    }
+    specs = await importFixtureSpecs(['alpha', 'beta']);
   });
 
   it('finds every weight it fits in the tables, each a positive number, the capped ones at most 1', () => {

@@ -7,10 +7,9 @@ import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
-import { importSpec } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
 import { isReserved } from './apis.ts';
-import { type Query, firstRank, loadQueries, parseQueryFile, resolveIds } from './harness.ts';
+import { type Query, firstRank, importFixtureSpecs, loadQueries, parseQueryFile, resolveIds } from './harness.ts';
 import { type QueryResult, type Searcher, baselineSearcher, figures, knownItemQueries, ourSearcher, percentile, runQueries } from './measure.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -60,12 +59,7 @@ describe('search evaluation on a fixture catalogue', () => {
   let specs: ImportedSpec[];
   let catalog: Catalog;
   before(async () => {
-    specs = [];
-    for (const name of ['alpha', 'beta']) {
-      const outcome = await importSpec(path.join(FIXTURES, `${name}.yaml`), { name, collection: name });
-      assert.ok(outcome.ok, `fixture ${name} imports`);
-      specs.push(outcome.spec);
-    }
+    specs = await importFixtureSpecs(['alpha', 'beta']);
     catalog = new Catalog(specs);
   });
 

@@ -168,3 +168,14 @@ export function firstRank(ids: readonly string[], accept: readonly string[]): nu
   for (let i = 0; i < ids.length; i++) if (accept.includes(ids[i]!)) return i + 1;
   return 0;
 }
+
+/** The harness tests' own small specs (test/search/fixtures/<name>.yaml), imported. */
+export async function importFixtureSpecs(names: readonly string[]): Promise<ImportedSpec[]> {
+  const specs: ImportedSpec[] = [];
+  for (const name of names) {
+    const outcome = await importSpec(path.join(REPO_ROOT, 'test/search/fixtures', `${name}.yaml`), { name, collection: name });
+    if (!outcome.ok) throw new Error(`fixture ${name} does not import`);
+    specs.push(outcome.spec);
+  }
+  return specs;
+}
