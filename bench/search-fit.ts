@@ -24,6 +24,7 @@ import type { ImportedSpec } from '../src/model/index.ts';
 import { EVAL_APIS, corpusAvailable } from '../test/search/apis.ts';
 import { type Query, QUERY_DIR, firstRank, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
 import { RESULT_LIMIT } from '../test/search/measure.ts';
+import { seededRandom } from '../test/support/seeded-random.ts';
 
 type Table = Record<string, unknown>;
 
@@ -315,25 +316,13 @@ function prune(fitter: Fitter, setting: Map<string, number>): Map<string, number
   return kept;
 }
 
-/** A small seeded generator (mulberry32), so that a split can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * How much of what a fit gains carries over to APIs it did not see: the development APIs (dev and
  * fresh) split at random into halves, the fit run on one (two passes), its gain measured on both.
  */
 function splits(fitter: Fitter, apis: readonly string[], count: number, cv: boolean): void {
   for (let seed = 1; seed <= count; seed++) {
-    const next = random(seed);
+    const next = seededRandom(seed);
     const order = apis.map((api) => ({ api, key: next() })).sort((x, y) => x.key - y.key);
     const fitApis = new Set(order.slice(0, Math.ceil(apis.length / 2)).map((o) => o.api));
     fitter.fitSpecs = fitApis;

@@ -22,6 +22,7 @@ import type { ToolContext } from '../../src/tools/types.ts';
 import { startDaemon, type LiveDaemon } from './support/daemon.ts';
 import { recordFigures, percentile, round } from './support/figures.ts';
 import { CORPUS_DIR, CORPUS_PRESENT, SCALE, githubDescription, scaled } from './support/scale.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const SESSIONS = scaled(50) > 50 ? 50 : 50; // the issue fixes 50 sessions; the scale lengthens them
 const CALLS_PER_SESSION = scaled(200);
@@ -73,18 +74,6 @@ function catalogueSources(): { entries: SpecEntry[]; label: string } {
     parts.push('10 generated specs (GitHub description not in .cache and corpus ../shared/specs absent)');
   }
   return { entries, label: parts.join(' + ') };
-}
-
-/** Deterministic PRNG (mulberry32), one per session. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Call {
@@ -139,7 +128,7 @@ after(async () => {
 
 /** The call plan of one session: deterministic, mixed across the read-only tools. */
 function plan(session: number, ids: string[], churnIds: string[], specs: string[], tags: { spec: string; tag: string }[], words: string[]): Call[] {
-  const r = rng(1000 + session);
+  const r = seededRandom(1000 + session);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const calls: Call[] = [];
   for (let i = 0; i < CALLS_PER_SESSION; i++) {
