@@ -169,8 +169,6 @@ function countPostings(docs: readonly Doc[]): Omit<BuiltIndex, 'docs'> {
         post(id * nf + f, di, tf[id]!);
         const row = id * 3 * nf;
         stats[row + f]! += 1;
-        // Math.max / min rather than a comparison: with `>=` for `>` the result is the same, a
-        // change no test could see.
         stats[row + nf + f] = Math.max(stats[row + nf + f]!, tf[id]!);
         stats[row + 2 * nf + f] = Math.min(stats[row + 2 * nf + f]!, length);
         if (lastDoc[id] !== di) {

@@ -17,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { isSha256Hex } from '../snapshot/hash.ts';
 import { ensurePrivateDir } from '../snapshot/store.ts';
 
 interface Seen {
@@ -43,7 +44,6 @@ export function racy(ctimeNs: bigint, hashedAtMs: number): boolean {
 const MAX_MEMO_BYTES = 4 * 1024 * 1024;
 /** At most this many files are remembered across starts. */
 const MAX_MEMO_FILES = 10_000;
-const HEX64 = /^[0-9a-f]{64}$/;
 /** 2: a digest is remembered only once its file has settled; a version 1 memo may hold racy rows, so it is not read. */
 const MEMO_VERSION = 2;
 
@@ -142,7 +142,7 @@ export class FileDigests {
       for (const row of files.slice(0, MAX_MEMO_FILES) as unknown[]) {
         if (!Array.isArray(row) || row.length !== 3) continue;
         const [file, key, digest] = row as unknown[];
-        if (typeof file !== 'string' || typeof key !== 'string' || typeof digest !== 'string' || !HEX64.test(digest)) continue;
+        if (typeof file !== 'string' || typeof key !== 'string' || !isSha256Hex(digest)) continue;
         if (!this.#seen.has(file)) this.#seen.set(file, { key, digest });
       }
     } catch {

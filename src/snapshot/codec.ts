@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { type EntryFacts, type IndexImage, type IndexSource, type LeanPostings, type MiniHead, leanPostings, postingsIndex } from '../catalog/catalog.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
-import { sha256 } from './hash.ts';
+import { isSha256Hex, sha256 } from './hash.ts';
 import { collectPlaces, linkNodesByFile, mapLinks } from './link-places.ts';
 import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
@@ -305,8 +305,10 @@ function textChunks(texts: readonly string[]): Buffer[] {
 
 /** The head's link-table and postings hashes, when it has well-formed ones. */
 function hashesOf(h: Head): { linksSha256?: string; postingsSha256?: string } {
-  const hex = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
-  return { ...(hex(h.linksSha256) ? { linksSha256: h.linksSha256 } : {}), ...(hex(h.postingsSha256) ? { postingsSha256: h.postingsSha256 } : {}) };
+  return {
+    ...(isSha256Hex(h.linksSha256) ? { linksSha256: h.linksSha256 } : {}),
+    ...(isSha256Hex(h.postingsSha256) ? { postingsSha256: h.postingsSha256 } : {}),
+  };
 }
 
 /**

@@ -2,6 +2,11 @@
 // must let other work in between.
 import { createHash } from 'node:crypto';
 
+/** Whether `v` reads as a SHA-256 digest as `sha256` writes it (64 lower-case hex digits). */
+export function isSha256Hex(v: unknown): v is string {
+  return typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+}
+
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
