@@ -4,12 +4,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Diagnostic, ImportedSpec, ImportOutcome, SpecFormat } from '../model/index.ts';
 import { DEFAULTS, type LimitsConfig, type SpecConfig } from '../config/types.ts';
-import { DocumentSet, releaseBytes } from './documents.ts';
+import { DocumentSet } from './documents.ts';
 import { type Detection, detectFormat } from './detect.ts';
 import type { FormatContext, FormatResult } from './format.ts';
 import { importOpenApi } from './openapi.ts';
 import { importSwagger } from './swagger.ts';
-import { hasExternalRefs, parseText, type ReadProblem, readSpecFile } from './read.ts';
+import { hasExternalRefs, parseText, type ReadProblem, readSpecFile, releaseBytes } from './read.ts';
 import { DocumentSchemaResolver } from './schemas.ts';
 
 export type { FormatContext, FormatResult } from './format.ts';

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { importSpec } from '../../src/import/index.ts';
 import { DocumentSchemaResolver } from '../../src/import/schemas.ts';
-import { releaseBytes } from '../../src/import/documents.ts';
+import { releaseBytes } from '../../src/import/read.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
 
