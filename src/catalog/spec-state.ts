@@ -108,18 +108,25 @@ function collectedFromFacts(spec: ImportedSpec, facts: EntryFacts): Collected {
     return l;
   };
   const entries: Entry[] = [];
-  const byTag = new Map<string, Endpoint[]>();
-  let deprecated = 0;
   for (let r = 0; r < rows.length; r += 5) {
     const endpoint = spec.endpoints[rows[r]!];
     if (!endpoint) throw new Error('entry facts name an endpoint the spec does not have');
     const position = entries.length;
     entries.push({ endpoint, doc: position + 1, position, item: rows[r + 1] === 1, resource: list(rows[r + 2]), verbs: list(rows[r + 3]) as Entry['verbs'], pathWords: list(rows[r + 4]) });
+  }
+  return fromEntries(entries, ids, exact, new Map());
+}
+
+/** The entries with what is worked out from them alone: the id lookup, the tags, the deprecated count. */
+function fromEntries(entries: Entry[], ids: readonly number[], exact: readonly number[], paths: PathCache): Collected {
+  const byTag = new Map<string, Endpoint[]>();
+  let deprecated = 0;
+  for (const { endpoint } of entries) {
     if (endpoint.deprecated) deprecated++;
     for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
   const idNumbers = Float64Array.from(ids);
-  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths: new Map(), exact: Float64Array.from(exact) };
+  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths, exact: Float64Array.from(exact) };
 }
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -248,8 +255,6 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
   const entries: Entry[] = [];
   const ids: number[] = [];
   const seen = new Set<string>();
-  const byTag = new Map<string, Endpoint[]>();
-  let deprecated = 0;
   const paths: PathCache = new Map();
   const lists: SharedLists = { byContent: new Map(), byIdentity: new Map() };
   const exact: number[] = [];
@@ -264,11 +269,8 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
     const entry = leanEntry(makeEntry(endpoint, entries.length + 1, entries.length, paths), lists);
     entries.push(entry);
     for (const k of exactKeysOf(entry)) if (k) exact.push(hashed(k, entry.position));
-    if (endpoint.deprecated) deprecated++;
-    for (const tag of new Set(endpoint.tags)) push(byTag, tag, endpoint);
   }
-  const idNumbers = Float64Array.from(ids);
-  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths, exact: Float64Array.from(exact) };
+  return fromEntries(entries, ids, exact, paths);
 }
 
 /** Word lists already made lean in one spec: by content, and by the list they were made from. */
