@@ -469,3 +469,13 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  * converted rows 0.3 s; 100,000 words as float32 40 MB outside the heap (10 MB as int8) and 10 MB of
  * heap for the word map; all 341,479 words 136 MB. Over 30 MB, so opt-in in svc.yaml had it been kept.
  */
+/*
+ * Tried and not kept (33-API catalogue, whole, hit@1 / hit@5 / MRR; before: dev 0.815 / 0.934 /
+ * 0.870, fresh 0.540 / 0.713 / 0.617; test not read): word order. An endpoint whose summary holds
+ * two adjacent query words adjacent too ("payment intent", "phone number") raised by 1 + w x the
+ * share of the query's adjacent pairs it holds so (factor.ts, with the bound raised alike): w 0.2,
+ * dev 0.815 / 0.934 / 0.869, fresh 0.540 / 0.718 / 0.619; w 0.5, dev 0.803 / 0.934 / 0.864, fresh
+ * 0.540 / 0.718 / 0.619. With the path's words as a second sequence: w 0.1, dev 0.811 / 0.934 /
+ * 0.868, fresh 0.540 / 0.713 / 0.618; w 0.3 the same. What adjacency tells, the summary fit and the
+ * compounds (`withForms`) already tell.
+ */
