@@ -17,6 +17,7 @@ import type { Endpoint, ImportedSpec, SchemaLink } from '../model/index.ts';
 import { Expander, type Loose, type SpecMeta, Table, shrink } from './endpoint-image.ts';
 import { isSha256Hex, sha256 } from './hash.ts';
 import { collectPlaces, linkNodesByFile, mapLinks } from './link-places.ts';
+import { postingParts, readPostings } from './posting-form.ts';
 import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, deflateCold } from './stored.ts';
@@ -223,61 +224,6 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
 function withoutIndex(data: MiniData): MiniHead {
   const { index: _index, ...head } = data;
   return head;
-}
-
-/**
- * Lean postings as two parts: the terms (a JSON list, in MiniSearch's order), then the numbers:
- * a header (u32 LE: fields, terms, postings, bytes per document id, bytes per count), the starts
- * (u32 LE), the document ids and the counts (u16 or u32 LE each).
- */
-function postingParts(p: LeanPostings): Buffer[] {
-  const docBytes = p.docs.BYTES_PER_ELEMENT;
-  const countBytes = p.counts.BYTES_PER_ELEMENT;
-  const n = p.docs.length;
-  const out = Buffer.alloc(4 * 5 + 4 * p.starts.length + docBytes * n + countBytes * n);
-  [p.fields, p.terms.length, n, docBytes, countBytes].forEach((v, i) => out.writeUInt32LE(v, 4 * i));
-  let at = 20;
-  for (const array of [p.starts, p.docs, p.counts]) {
-    const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-    // Typed arrays hold the machine's byte order: written little-endian whatever it is.
-    if (LITTLE_ENDIAN) bytes.copy(out, at);
-    else for (let i = 0; i < array.length; i++) writeLE(out, at + i * array.BYTES_PER_ELEMENT, array.BYTES_PER_ELEMENT, array[i]!);
-    at += bytes.length;
-  }
-  return [Buffer.from(JSON.stringify(p.terms)), out];
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-function writeLE(out: Buffer, at: number, width: number, value: number): void {
-  if (width === 2) out.writeUInt16LE(value, at);
-  else out.writeUInt32LE(value, at);
-}
-
-/** `postingParts` read back (throws on numbers that do not agree with each other). */
-function readPostings(terms: unknown, bytes: Buffer): LeanPostings {
-  if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string')) throw new Error('spec image postings: terms are not a list of strings');
-  if (bytes.length < 20) throw new Error('spec image postings are cut short');
-  const [fields, termCount, n, docBytes, countBytes] = [0, 1, 2, 3, 4].map((i) => bytes.readUInt32LE(4 * i)) as [number, number, number, number, number];
-  const startCount = termCount * fields + 1;
-  if (termCount !== terms.length || fields < 1 || ![2, 4].includes(docBytes) || ![2, 4].includes(countBytes) || bytes.length !== 20 + 4 * startCount + (docBytes + countBytes) * n) {
-    throw new Error('spec image postings do not agree');
-  }
-  // Copies into arrays of their own (aligned, and the file's buffer can go).
-  const read = <T extends Uint16Array | Uint32Array>(make: (length: number) => T, at: number, length: number): T => {
-    const array = make(length);
-    const width = array.BYTES_PER_ELEMENT;
-    if (LITTLE_ENDIAN) bytes.copy(Buffer.from(array.buffer), 0, at, at + width * length);
-    else for (let i = 0; i < length; i++) array[i] = width === 2 ? bytes.readUInt16LE(at + 2 * i) : bytes.readUInt32LE(at + 4 * i);
-    return array;
-  };
-  const starts = read((l) => new Uint32Array(l), 20, startCount);
-  const docsAt = 20 + 4 * startCount;
-  const docs = read((l) => (docBytes === 2 ? new Uint16Array(l) : new Uint32Array(l)), docsAt, n);
-  const counts = read((l) => (countBytes === 2 ? new Uint16Array(l) : new Uint32Array(l)), docsAt + docBytes * n, n);
-  for (let i = 1; i < startCount; i++) if (starts[i]! < starts[i - 1]!) throw new Error('spec image postings do not agree');
-  if (starts[0] !== 0 || starts[startCount - 1] !== n) throw new Error('spec image postings do not agree');
-  return { terms: terms as string[], fields, docs, counts, starts };
 }
 
 /** Items as JSON arrays of about `CHUNK_BYTES` each. */
