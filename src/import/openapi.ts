@@ -1,5 +1,5 @@
 // OpenAPI 3.0 / 3.1 -> endpoints. Schemas stay as links into the parsed document.
-import { PARAM_LOCATIONS, type BodyContent, type Endpoint, type Parameter, type ParamLocation, type RequestBody, type Response, type SpecFormat } from '../model/endpoint.ts';
+import { PARAM_LOCATIONS, type BodyContent, type Endpoint, type Parameter, type ParamLocation, type RequestBody, type Response, type SchemaLink, type SpecFormat } from '../model/endpoint.ts';
 import type { SecurityScheme } from '../model/spec.ts';
 import type { FormatContext, FormatResult } from './format.ts';
 import type { DocumentSet } from './documents.ts';
@@ -93,13 +93,17 @@ function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext):
     return undefined;
   }
   let schema: unknown = n.schema;
+  let schemaAt = joinPointer(p.pointer, 'schema');
   if (schema === undefined && isObj(n.content)) {
-    const first = Object.values(n.content)[0];
-    if (isObj(first)) schema = first.schema;
+    const [mediaType, first] = Object.entries(n.content)[0] ?? [];
+    if (isObj(first)) {
+      schema = first.schema;
+      schemaAt = joinPointer(p.pointer, 'content', mediaType!, 'schema');
+    }
   }
   const out: {
     name: string; in: ParamLocation; required: boolean; type: string; description?: string; deprecated?: boolean;
-    schema?: { file: string; node: unknown }; style?: string; explode?: boolean; example?: unknown;
+    schema?: SchemaLink; style?: string; explode?: boolean; example?: unknown;
   } = {
     name: n.name as string,
     in: where as ParamLocation,
@@ -108,7 +112,7 @@ function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext):
   };
   if (typeof n.description === 'string') out.description = n.description;
   if (n.deprecated === true) out.deprecated = true;
-  if (schema !== undefined) out.schema = { file: p.file, node: schema };
+  if (schema !== undefined) out.schema = { file: p.file, node: schema, pointer: schemaAt };
   if (typeof n.style === 'string') out.style = n.style;
   if (typeof n.explode === 'boolean') out.explode = n.explode;
   const example = n.example !== undefined ? n.example : isObj(schema) ? (schema.default ?? schema.example) : undefined;
@@ -131,9 +135,9 @@ function toRequestBody(docs: DocumentSet, raw: unknown, op: Located<Obj>, ctx: F
   const contents: BodyContent[] = [];
   if (isObj(b.content)) {
     for (const [mediaType, media] of Object.entries(b.content)) {
-      const c: { mediaType: string; schema?: { file: string; node: unknown }; encoding?: Record<string, unknown> } = { mediaType };
+      const c: { mediaType: string; schema?: SchemaLink; encoding?: Record<string, unknown> } = { mediaType };
       if (isObj(media)) {
-        if (media.schema !== undefined) c.schema = { file: body.file, node: media.schema };
+        if (media.schema !== undefined) c.schema = { file: body.file, node: media.schema, pointer: joinPointer(body.pointer, 'content', mediaType, 'schema') };
         if (isObj(media.encoding)) c.encoding = media.encoding;
       }
       contents.push(c);
@@ -164,7 +168,7 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, ctx: For
       continue;
     }
     const n = isObj(r.node) ? r.node : {};
-    const response: { status: string; label: string; contentTypes?: string[]; schema?: { file: string; node: unknown } } = {
+    const response: { status: string; label: string; contentTypes?: string[]; schema?: SchemaLink } = {
       status,
       label: responseLabel(status, n.description),
     };
@@ -174,7 +178,7 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, ctx: For
         response.contentTypes = types;
         const preferred = types.find((t) => t.includes('json')) ?? types[0]!;
         const media = n.content[preferred];
-        if (isObj(media) && media.schema !== undefined) response.schema = { file: r.file, node: media.schema };
+        if (isObj(media) && media.schema !== undefined) response.schema = { file: r.file, node: media.schema, pointer: joinPointer(r.pointer, 'content', preferred, 'schema') };
       }
     }
     if (isObj(r.node)) responseCache.set(r.node, response);

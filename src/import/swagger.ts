@@ -1,6 +1,6 @@
 // Swagger 2.0 -> endpoints: host/basePath/schemes (or x-ms-parameterized-host) become servers,
 // `body` and `formData` parameters become the request body under `consumes`, `x-ms-paths` count as paths.
-import type { BodyContent, Endpoint, Parameter, ParamLocation, RequestBody, Response, Server, ServerVariable } from '../model/endpoint.ts';
+import type { BodyContent, Endpoint, Parameter, ParamLocation, RequestBody, Response, SchemaLink, Server, ServerVariable } from '../model/endpoint.ts';
 import type { SecurityScheme } from '../model/spec.ts';
 import type { FormatContext, FormatResult } from './format.ts';
 import { refOf, type DocumentSet } from './documents.ts';
@@ -111,14 +111,14 @@ function buildParameter(docs: DocumentSet, p: Located<Obj>, ctx: FormatContext):
   }
   const out: {
     name: string; in: ParamLocation; required: boolean; type: string; description?: string;
-    schema?: { file: string; node: unknown }; style?: string; explode?: boolean; example?: unknown;
+    schema?: SchemaLink; style?: string; explode?: boolean; example?: unknown;
   } = {
     name: n.name as string,
     in: where,
     required: where === 'path' ? true : n.required === true,
     type: typeLabel(docs, n, p.file),
     // A 2.0 non-body parameter is its own schema (type, format, items, enum, default).
-    schema: { file: p.file, node: n },
+    schema: { file: p.file, node: n, pointer: p.pointer },
   };
   if (typeof n.description === 'string') out.description = n.description;
   const style = collectionStyle(n.collectionFormat, where);
@@ -150,7 +150,8 @@ function collectionStyle(format: unknown, where: ParamLocation): { style: string
 function bodyFromParam(p: Located<Obj>, consumes: readonly string[]): RequestBody {
   const types = consumes.length > 0 ? consumes : DEFAULT_MEDIA;
   const schema = p.node.schema;
-  const contents: BodyContent[] = types.map((mediaType) => (schema !== undefined ? { mediaType, schema: { file: p.file, node: schema } } : { mediaType }));
+  const link: SchemaLink | undefined = schema !== undefined ? { file: p.file, node: schema, pointer: joinPointer(p.pointer, 'schema') } : undefined;
+  const contents: BodyContent[] = types.map((mediaType) => (link ? { mediaType, schema: link } : { mediaType }));
   return {
     required: p.node.required === true,
     ...(typeof p.node.description === 'string' ? { description: p.node.description } : {}),
@@ -194,7 +195,11 @@ function toResponses(docs: DocumentSet, raw: unknown, op: Located<Obj>, produces
     const n = isObj(r.node) ? r.node : {};
     const label = responseLabel(status, n.description);
     if (n.schema === undefined) out.push({ status, label });
-    else out.push({ status, label, contentTypes: produces.length > 0 ? produces : DEFAULT_MEDIA, schema: { file: r.file, node: n.schema } });
+    else {
+      // Where the schema sits: under the $ref's target, or under this response as written.
+      const at = joinPointer(refOf(value) === undefined ? joinPointer(op.pointer, 'responses', status) : r.pointer, 'schema');
+      out.push({ status, label, contentTypes: produces.length > 0 ? produces : DEFAULT_MEDIA, schema: { file: r.file, node: n.schema, pointer: at } });
+    }
   }
   return out;
 }

@@ -17,6 +17,11 @@ export type SpecFormat = 'openapi-3.0' | 'openapi-3.1' | 'swagger-2.0' | 'postma
 export interface SchemaLink {
   readonly file: string;
   readonly node: unknown;
+  /**
+   * Where `node` sits in `file` (a JSON pointer), when the importer read it from there; absent for
+   * a node the importer made. A snapshot names the node by it, so it need not search the document.
+   */
+  readonly pointer?: string;
 }
 
 export interface Parameter {

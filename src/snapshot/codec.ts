@@ -164,7 +164,8 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   const rowOf = (link: SchemaLink): { $link: number } => {
     const f = fileIndex.get(link.file) ?? -1;
     const node = link.node;
-    const pointer = f >= 0 && node !== null && typeof node === 'object' ? placeIn(link.file).get(node) : undefined;
+    // The importer's own pointer where it gave one; else the place a walk of the document finds.
+    const pointer = f < 0 ? undefined : (link.pointer ?? (node !== null && typeof node === 'object' ? placeIn(link.file).get(node) : undefined));
     const key = pointer !== undefined ? `${f}\0${pointer}` : undefined;
     let row = key !== undefined ? placeRows.get(key) : nodeRows.get(node);
     if (row === undefined) {

@@ -4,11 +4,14 @@
 import type { Endpoint, SchemaLink } from '../model/index.ts';
 import { escapeToken } from '../import/pointer.ts';
 
-/** The schema nodes the endpoints link to, by file: the only nodes whose place a snapshot names. */
+/**
+ * The schema nodes the endpoints link to without saying where they sit (`SchemaLink.pointer`), by
+ * file: the only nodes whose place a snapshot must find by walking their document.
+ */
 export function linkNodesByFile(endpoints: readonly Endpoint[]): Map<string, Set<object>> {
   const out = new Map<string, Set<object>>();
   const add = (link: SchemaLink | undefined) => {
-    if (!link || link.node === null || typeof link.node !== 'object') return;
+    if (!link || link.pointer !== undefined || link.node === null || typeof link.node !== 'object') return;
     let set = out.get(link.file);
     if (!set) out.set(link.file, (set = new Set()));
     set.add(link.node);

@@ -50,11 +50,16 @@ describe('parameters', () => {
       fc.asyncProperty(fc.uniqueArray(param, { maxLength: 4, selector: (p) => `${p.name}|${p.in}` }), async (generated) => {
         const written = json(generated);
         const { spec, e } = await only(oas({ '/x/{a}/{b}/{c}': { get: { parameters: written, responses: ok } } }));
-        const expected = written.map((p) => {
+        const expected = written.map((p, i) => {
           let s: unknown = p.schema;
+          // Where the schema sits: the parameter's own, else its first content entry's.
+          let at = `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}/schema`;
           if (s === undefined && p.content !== undefined) {
-            const first = Object.values(p.content)[0];
-            if (typeof first === 'object' && first !== null) s = (first as { schema?: unknown }).schema;
+            const [mediaType, first] = Object.entries(p.content)[0]!;
+            if (typeof first === 'object' && first !== null) {
+              s = (first as { schema?: unknown }).schema;
+              at = `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}/content/${mediaType.replace('/', '~1')}/schema`;
+            }
           }
           const so = s as { type?: string; default?: unknown; example?: unknown } | undefined;
           const example = p.example !== undefined ? p.example : (so?.default ?? so?.example);
@@ -65,7 +70,7 @@ describe('parameters', () => {
             type: so?.type ?? 'any',
             ...(typeof p.description === 'string' ? { description: p.description } : {}),
             ...(p.deprecated === true ? { deprecated: true } : {}),
-            ...(s !== undefined ? { schema: { file: spec.file, node: s } } : {}),
+            ...(s !== undefined ? { schema: { file: spec.file, node: s, pointer: at } } : {}),
             ...(typeof p.style === 'string' ? { style: p.style } : {}),
             ...(typeof p.explode === 'boolean' ? { explode: p.explode } : {}),
             ...(example !== undefined ? { example } : {}),
@@ -120,7 +125,9 @@ describe('request bodies', () => {
             const mo = typeof m === 'object' && m !== null ? (m as { schema?: unknown; encoding?: unknown }) : {};
             return {
               mediaType,
-              ...(mo.schema !== undefined ? { schema: { file: spec.file, node: mo.schema } } : {}),
+              ...(mo.schema !== undefined
+                ? { schema: { file: spec.file, node: mo.schema, pointer: `${viaRef ? '/components/requestBodies/B' : '/paths/~1x/post/requestBody'}/content/${mediaType.replace('/', '~1')}/schema` } }
+                : {}),
               ...(typeof mo.encoding === 'object' && mo.encoding !== null ? { encoding: mo.encoding } : {}),
             };
           });
@@ -168,7 +175,9 @@ describe('responses', () => {
         const built = (status: string) => ({
           status,
           label: 'Done',
-          ...(list.length > 0 ? { contentTypes: list, schema: { file: spec.file, node: { title: preferred } } } : {}),
+          ...(list.length > 0
+            ? { contentTypes: list, schema: { file: spec.file, node: { title: preferred }, pointer: `${shared ? '/components/responses/R' : `/paths/~1x/get/responses/${status}`}/content/${preferred!.replace('/', '~1')}/schema` } }
+            : {}),
         });
         assert.deepEqual(e.responses, [built('200'), built('201'), { status: '404', label: 'Not Found' }]);
         const got = warningsOf(spec);

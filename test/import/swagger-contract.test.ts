@@ -151,14 +151,14 @@ describe('parameters', () => {
       fc.asyncProperty(fc.uniqueArray(param, { maxLength: 4, selector: (p) => `${p.name}|${p.in}` }), async (params) => {
         const written = params.map((p) => JSON.parse(JSON.stringify({ ...p, type: 'array', items: { type: 'string' } })) as typeof p);
         const { spec, e } = await only(swagger({ '/x/{a}/{b}/{c}': { get: { parameters: written, responses: ok } } }));
-        const expected = written.map((p) => {
+        const expected = written.map((p, i) => {
           const example = p['x-example'] !== undefined ? p['x-example'] : p.default;
           return {
             name: p.name,
             in: p.in,
             required: p.in === 'path' ? true : p.required === true,
             type: 'string[]',
-            schema: { file: spec.file, node: p },
+            schema: { file: spec.file, node: p, pointer: `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}` },
             ...(typeof p.description === 'string' ? { description: p.description } : {}),
             ...styleOf(p.collectionFormat, p.in),
             ...(example !== undefined ? { example } : {}),
@@ -208,7 +208,7 @@ describe('request bodies', () => {
           assert.deepEqual(e.requestBody, {
             required: required === true,
             ...(description ? { description } : {}),
-            contents: types.map((mediaType) => (withSchema ? { mediaType, schema: { file: e.source.file, node: { type: 'object' } } } : { mediaType })),
+            contents: types.map((mediaType) => (withSchema ? { mediaType, schema: { file: e.source.file, node: { type: 'object' }, pointer: '/paths/~1x/post/parameters/0/schema' } } : { mediaType })),
           });
           assert.deepEqual(e.parameters, []);
         },
@@ -266,7 +266,7 @@ describe('responses', () => {
         const chosen = opProduces ?? rootProduces ?? [];
         const types = chosen.length > 0 ? chosen : ['application/json'];
         assert.deepEqual(e.responses, [
-          withSchema ? { status: '200', label: 'Fine', contentTypes: types, schema: { file: spec.file, node: { type: 'string' } } } : { status: '200', label: 'Fine' },
+          withSchema ? { status: '200', label: 'Fine', contentTypes: types, schema: { file: spec.file, node: { type: 'string' }, pointer: '/paths/~1x/get/responses/200/schema' } } : { status: '200', label: 'Fine' },
           { status: '404', label: 'Not Found' },
           { status: 'default', label: 'Default response' },
         ]);
