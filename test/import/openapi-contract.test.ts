@@ -40,7 +40,10 @@ describe('parameters', () => {
       explode: fc.constantFrom(true, false, 'no'),
       example: fc.constantFrom('ex', 0, null),
       schema,
-      content: fc.option(fc.constantFrom({ 'application/json': { schema: { type: 'boolean', default: true } }, 'text/plain': { schema: { type: 'string' } } }, { 'application/json': 'x' }), { nil: undefined }),
+      content: fc.option(
+        fc.constantFrom({ 'application/json': { schema: { type: 'boolean', default: true } }, 'text/plain': { schema: { type: 'string' } } }, { 'application/json': 'x' }, { 'application/json': null }, {}),
+        { nil: undefined },
+      ),
     },
     { requiredKeys: ['name', 'in'] },
   );
@@ -55,10 +58,10 @@ describe('parameters', () => {
           // Where the schema sits: the parameter's own, else its first content entry's.
           let at = `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}/schema`;
           if (s === undefined && p.content !== undefined) {
-            const [mediaType, first] = Object.entries(p.content)[0]!;
+            const [mediaType, first] = Object.entries(p.content)[0] ?? [];
             if (typeof first === 'object' && first !== null) {
               s = (first as { schema?: unknown }).schema;
-              at = `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}/content/${mediaType.replace('/', '~1')}/schema`;
+              at = `/paths/~1x~1{a}~1{b}~1{c}/get/parameters/${i}/content/${mediaType!.replace('/', '~1')}/schema`;
             }
           }
           const so = s as { type?: string; default?: unknown; example?: unknown } | undefined;
@@ -164,8 +167,9 @@ describe('responses', () => {
   test('media types in order; the schema of the first JSON type, else of the first type; x- keys skipped; a broken $ref keeps its reason phrase', async () => {
     const types = fc.uniqueArray(fc.constantFrom('text/plain', 'application/json', 'application/problem+json', 'text/html'), { maxLength: 4 });
     await fc.assert(
-      fc.asyncProperty(types, fc.boolean(), async (list, shared) => {
-        const content = Object.fromEntries(list.map((t) => [t, { schema: { title: t } }]));
+      fc.asyncProperty(types, fc.boolean(), fc.boolean(), async (list, shared, withSchema) => {
+        // Without a schema, a media type is still listed, and the response links no schema.
+        const content = Object.fromEntries(list.map((t) => [t, withSchema ? { schema: { title: t } } : {}]));
         const response = { description: 'Done', content };
         const responses = shared
           ? { '200': { $ref: '#/components/responses/R' }, '201': { $ref: '#/components/responses/R' }, 'x-a': {}, '404': { $ref: '#/components/responses/Nope' } }
@@ -175,8 +179,9 @@ describe('responses', () => {
         const built = (status: string) => ({
           status,
           label: 'Done',
-          ...(list.length > 0
-            ? { contentTypes: list, schema: { file: spec.file, node: { title: preferred }, pointer: `${shared ? '/components/responses/R' : `/paths/~1x/get/responses/${status}`}/content/${preferred!.replace('/', '~1')}/schema` } }
+          ...(list.length > 0 ? { contentTypes: list } : {}),
+          ...(list.length > 0 && withSchema
+            ? { schema: { file: spec.file, node: { title: preferred }, pointer: `${shared ? '/components/responses/R' : `/paths/~1x/get/responses/${status}`}/content/${preferred!.replace('/', '~1')}/schema` } }
             : {}),
         });
         assert.deepEqual(e.responses, [built('200'), built('201'), { status: '404', label: 'Not Found' }]);

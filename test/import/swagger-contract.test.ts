@@ -258,15 +258,19 @@ describe('responses', () => {
         const responses = {
           '200': { description: 'Fine\nmore text', ...(withSchema ? { schema: { type: 'string' } } : {}) },
           'x-note': { description: 'not a response' },
+          '201': { $ref: '#/responses/Made' },
           '404': { $ref: '#/responses/Missing' },
           default: 'not an object',
         };
         const op = { responses, ...(opProduces !== undefined ? { produces: opProduces } : {}) };
-        const { spec, e } = await only(swagger({ '/x': { get: op } }, rootProduces !== undefined ? { produces: rootProduces } : {}));
+        const shared = { responses: { Made: { description: 'Made', schema: { type: 'integer' } } } };
+        const { spec, e } = await only(swagger({ '/x': { get: op } }, { ...shared, ...(rootProduces !== undefined ? { produces: rootProduces } : {}) }));
         const chosen = opProduces ?? rootProduces ?? [];
         const types = chosen.length > 0 ? chosen : ['application/json'];
         assert.deepEqual(e.responses, [
           withSchema ? { status: '200', label: 'Fine', contentTypes: types, schema: { file: spec.file, node: { type: 'string' }, pointer: '/paths/~1x/get/responses/200/schema' } } : { status: '200', label: 'Fine' },
+          // A shared response: its schema sits under the $ref's target.
+          { status: '201', label: 'Made', contentTypes: types, schema: { file: spec.file, node: { type: 'integer' }, pointer: '/responses/Made/schema' } },
           { status: '404', label: 'Not Found' },
           { status: 'default', label: 'Default response' },
         ]);
