@@ -479,3 +479,44 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  * 0.868, fresh 0.540 / 0.713 / 0.618; w 0.3 the same. What adjacency tells, the summary fit and the
  * compounds (`withForms`) already tell.
  */
+/*
+ * Tried and not kept: request and response property names as index words (33-API catalogue,
+ * whole, hit@1 / hit@5 / MRR; within-spec figures where they say more). Before: dev 0.815 / 0.934
+ * / 0.870 (within 0.892 / 0.973 / 0.930), fresh 0.540 / 0.713 / 0.617 (within 0.619 / 0.842 /
+ * 0.711), test 0.720 / 0.885 / 0.786 (within 0.778 / 0.909 / 0.832). The names: properties of the
+ * 2xx response's and the request body's schemas (local `$ref`s followed with the import's own
+ * resolver, through `allOf` / `oneOf` / `anyOf` and one level of `items`), top level first, then
+ * one level down, at most 20 per endpoint, split into words as the parameter names are; a new field
+ * of the index documents (boost 0.5, strength 0.4) unless said otherwise. Read only where the
+ * spec's documents are in memory (the import worker, tests and benches), never from a snapshot.
+ * - Every name: dev 0.799 / 0.919 / 0.854, fresh 0.550 / 0.748 / 0.633 (within 0.634 / 0.866 /
+ *   0.732). Boost 0.2 to 0.8 and strength 0 to 0.6 moved dev MRR by under 0.005: what costs is not
+ *   the field's weight but that a name matching one more query word multiplies the whole text score
+ *   (MiniSearch's factor of query words matched), and the names' document frequencies (narrowing,
+ *   the term budget, which APIs are searched). With boost near 0 and strength 0, the frequencies
+ *   alone: dev 0.811 / 0.915 / 0.860, fresh 0.530 / 0.738 / 0.621. Top-level names only: dev 0.807
+ *   / 0.931 / 0.860, fresh 0.545 / 0.728 / 0.624. Responses only: dev 0.803 / 0.919 / 0.856. At
+ *   most 12 names: dev 0.803 / 0.934 / 0.859, fresh 0.540 / 0.738 / 0.626; 30: dev 0.792 / 0.919 /
+ *   0.850, fresh 0.554 / 0.748 / 0.636. A match on a name alone left out of the multiplier: dev
+ *   0.803 / 0.931 / 0.857. Names left out of the document frequencies: dev 0.807 / 0.946 / 0.866,
+ *   fresh 0.545 / 0.723 / 0.621.
+ * - Without the words more than 10% of a spec's endpoints have (`customer`, `sid`, `created`; specs
+ *   of 8 endpoints or more): dev 0.815 / 0.934 / 0.867, fresh 0.545 / 0.733 / 0.628, test 0.708 /
+ *   0.885 / 0.781 (within 0.761 / 0.905 / 0.825). The same words in `a` instead of a field of their
+ *   own: dev 0.815 / 0.938 / 0.867, fresh 0.540 / 0.723 / 0.626, test 0.712 / 0.881 / 0.783
+ *   (within 0.770 / 0.905 / 0.829). A share of 0.05, 0.2 or 0.3: dev MRR 0.868, 0.865, 0.858.
+ * - As a fallback: the names read only for a query word the index holds in no other field ("how
+ *   much storage quota do I have left": `storageQuota`), counted in no document frequency, with the
+ *   10% filter: dev 0.819 / 0.942 / 0.873 (within 0.896 / 0.981 / 0.934), fresh 0.540 / 0.728 /
+ *   0.622 (within 0.629 / 0.851 / 0.721), test 0.716 / 0.885 / 0.783 (within 0.774 / 0.909 /
+ *   0.829): the development sets gain a little, the test APIs lose one query at hit@1. Without the
+ *   filter: dev 0.819 / 0.942 / 0.871, fresh 0.540 / 0.723 / 0.621; boost 0.3 to 1, strength 0.2 to
+ *   0.6, 12 to 40 names or top level only all within 0.005 of it on dev and fresh.
+ * Costs of the fallback, in one process over the 33 APIs (6,897 endpoints): index build 145 to 250
+ * ms before, 235 to 480 ms with it (fastest of 7 builds, on a loaded machine: about 1.6 times),
+ * heap with every index loaded 1,289 -> 1,486 bytes per endpoint, snapshot core 1,434 -> 1,490
+ * bytes per endpoint. A spec restored from a snapshot keeps its stored index; but its postings,
+ * when the snapshot file no longer holds them, are made again from its endpoints (postings.ts),
+ * which could not read the names without reading documents from disk: kept, the names would have
+ * had to be stored with the entry facts, or that rebuild would differ from the stored index.
+ */
