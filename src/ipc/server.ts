@@ -1,6 +1,8 @@
 // The daemon's side of the IPC socket. It answers every line with exactly one reply: garbage,
 // oversized or unknown messages get an error reply and the connection (and the daemon) keep going.
-import { lstatSync, unlinkSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SvcError } from '../model/errors.ts';
 import { LineDecoder, MAX_DISCARD_BYTES, encodeLine, type Frame } from './codec.ts';
@@ -9,6 +11,7 @@ import {
   checkSocketPath,
   daemonSocketPath,
   listSockets,
+  maxSocketPathBytes,
   preparePrivateSocketDir,
   verifySocketOwner,
   type SocketTarget,
@@ -121,6 +124,10 @@ export class IpcServer {
     // connect and never send would lock `svc status` out. #accept evicts the longest-idle one instead.
     server.on('connection', (socket) => ipc.#accept(socket, options.handlers, maxBytes, options.idleMs ?? 300_000, log));
 
+    // Bound under a hidden name first, then linked to its own name once it listens: between bind()
+    // and listen() a socket file refuses connections, and a daemon or `svc status` probing the
+    // folder then (two daemons starting together) took it for a dead daemon's and removed it.
+    const bound = bindingPath(path, maxSocketPathBytes());
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
         reject(error.code === 'EADDRINUSE' ? new DaemonRunningError(path) : error);
@@ -131,7 +138,7 @@ export class IpcServer {
       const oldMask = isPipe ? undefined : process.umask(0o177);
       try {
         // A burst of clients beyond the default backlog (511) would be refused by the kernel (EAGAIN).
-        server.listen({ path, backlog: 4096 }, () => {
+        server.listen({ path: bound, backlog: 4096 }, () => {
           // Stryker disable next-line StringLiteral: once listening, a late call of onError settles nothing (the promise is settled) and the error is logged below
           server.off('error', onError);
           resolve();
@@ -140,6 +147,17 @@ export class IpcServer {
         if (oldMask !== undefined) process.umask(oldMask);
       }
     });
+    if (bound !== path) {
+      try {
+        // A link fails where the name is taken (EEXIST), as bind() would have: another daemon has it.
+        linkSync(bound, path);
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? new DaemonRunningError(path) : error;
+      } finally {
+        removeSocketFile(bound);
+      }
+    }
     // Stryker disable next-line BooleanLiteral,ConditionalExpression,MethodExpression,StringLiteral,CallExpression: bind() ran under umask 0177, so the socket is 0600 already; this only makes it explicit
     if (!path.startsWith('\\\\')) chmodSync(path, 0o600);
     server.on('error', (error) => log(`ipc: ${error.message}`));
@@ -340,6 +358,17 @@ async function cleanStaleSockets(target: SocketTarget, own: string): Promise<voi
         if (state.kind === 'stale') removeSocketFile(p);
       }),
   );
+}
+
+/**
+ * Where a server for `path` binds before it is linked to `path`: a hidden name in the same folder
+ * (`.<random>`), which no listing of sockets takes for a daemon's. `path` itself for a Windows pipe
+ * (it has no file), or where the hidden name would be longer than the system allows (`max` bytes).
+ */
+export function bindingPath(path: string, max: number): string {
+  if (path.startsWith('\\\\')) return path;
+  const hidden = join(dirname(path), `.${randomBytes(4).toString('hex')}`);
+  return Buffer.byteLength(hidden) <= max ? hidden : path;
 }
 
 export function removeSocketFile(path: string): void {

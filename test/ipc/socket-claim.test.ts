@@ -1,0 +1,71 @@
+// A daemon's socket appears under its own name only once it listens: it is bound under a hidden
+// name and linked into place. A file that refused connections for a moment (between bind and
+// listen) was taken by another daemon starting beside it, or by `svc status`, for a dead daemon's
+// leftover and removed, and that daemon could no longer be reached.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { request } from '../../src/ipc/client.ts';
+import { listSockets, socketTarget } from '../../src/ipc/paths.ts';
+import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
+import { IpcServer, bindingPath } from '../../src/ipc/server.ts';
+
+const skipWindows = process.platform === 'win32' ? 'Unix sockets only' : false;
+
+const handlers = { ping: () => ({ pid: process.pid, version: 'test', protocol: PROTOCOL_VERSION, config: '/x/svc.yaml' }) };
+
+test('a listening daemon leaves only its own socket in the folder, private, answering', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const target = socketTarget({ configFile: '/x/svc.yaml', env: { XDG_RUNTIME_DIR: dir } });
+    const servers = await Promise.all([IpcServer.listen({ target, handlers }), IpcServer.listen({ target, handlers })]);
+    try {
+      const folder = dirname(servers[0]!.path);
+      // No hidden name is left behind, and each socket is one a listing finds.
+      assert.deepEqual(readdirSync(folder).sort(), servers.map((s) => basename(s.path)).sort());
+      assert.deepEqual(listSockets(target).sort(), servers.map((s) => s.path).sort());
+      for (const s of servers) {
+        assert.equal(statSync(s.path).mode & 0o777, 0o600);
+        assert.equal((await request(s.path, 'ping', {}, { timeoutMs: 5000 })).pid, process.pid);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('closed, a daemon removes its socket and nothing else is left', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const target = socketTarget({ configFile: '/x/svc.yaml', env: { XDG_RUNTIME_DIR: dir } });
+    const server = await IpcServer.listen({ target, handlers });
+    const folder = dirname(server.path);
+    await server.close();
+    assert.deepEqual(readdirSync(folder), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the name bound first is hidden, in the same folder, never a daemon socket name; the path itself when that would be too long, and for pipes', () => {
+  fc.assert(
+    fc.property(fc.stringMatching(/^\/[a-z0-9/]{0,80}$/), fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 20, max: 120 }), (folder, pid, max) => {
+      const path = join(folder, `${pid}.sock`);
+      const bound = bindingPath(path, max);
+      if (bound === path) {
+        assert.ok(Buffer.byteLength(join(folder, '.00000000')) > max, 'the path itself only when the hidden name does not fit');
+        return;
+      }
+      assert.equal(dirname(bound), dirname(path));
+      assert.match(basename(bound), /^\.[0-9a-f]{8}$/);
+      assert.doesNotMatch(basename(bound), /^\d+(-\d+)?\.sock$/);
+      assert.ok(Buffer.byteLength(bound) <= max);
+    }),
+  );
+  assert.equal(bindingPath('\\\\.\\pipe\\svc-1234', 200), '\\\\.\\pipe\\svc-1234');
+});
