@@ -1,7 +1,7 @@
 // The daemon's side of the IPC socket. It answers every line with exactly one reply: garbage,
 // oversized or unknown messages get an error reply and the connection (and the daemon) keep going.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SvcError } from '../model/errors.ts';
@@ -147,17 +147,7 @@ export class IpcServer {
         if (oldMask !== undefined) process.umask(oldMask);
       }
     });
-    if (bound !== path) {
-      try {
-        // A link fails where the name is taken (EEXIST), as bind() would have: another daemon has it.
-        linkSync(bound, path);
-      } catch (error) {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? new DaemonRunningError(path) : error;
-      } finally {
-        removeSocketFile(bound);
-      }
-    }
+    if (bound !== path) await linkIntoPlace(server, bound, path);
     // Stryker disable next-line BooleanLiteral,ConditionalExpression,MethodExpression,StringLiteral,CallExpression: bind() ran under umask 0177, so the socket is 0600 already; this only makes it explicit
     if (!path.startsWith('\\\\')) chmodSync(path, 0o600);
     server.on('error', (error) => log(`ipc: ${error.message}`));
@@ -325,6 +315,30 @@ export class IpcServer {
     removeSocketFile(this.path);
     OWN_PATHS.delete(this.path);
   }
+}
+
+/**
+ * Gives the socket bound at `bound` its own name `path` and removes `bound`. A link fails where the
+ * name is taken (EEXIST), as bind() would have: another daemon has it. A file system without hard
+ * links gets a rename instead (the name was free a moment ago). On failure the server is closed.
+ */
+export async function linkIntoPlace(server: Server, bound: string, path: string): Promise<void> {
+  const fail = async (error: unknown): Promise<never> => {
+    removeSocketFile(bound);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  };
+  try {
+    linkSync(bound, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fail(new DaemonRunningError(path));
+    try {
+      renameSync(bound, path);
+    } catch (moveError) {
+      return fail(moveError);
+    }
+  }
+  removeSocketFile(bound);
 }
 
 /** Takes over a socket path left by a dead daemon; refuses one a live daemon answers on. */

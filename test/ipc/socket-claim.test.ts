@@ -4,14 +4,15 @@
 // leftover and removed, and that daemon could no longer be reached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { request } from '../../src/ipc/client.ts';
 import { listSockets, socketTarget } from '../../src/ipc/paths.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
-import { IpcServer, bindingPath } from '../../src/ipc/server.ts';
+import { DaemonRunningError, IpcServer, bindingPath, linkIntoPlace } from '../../src/ipc/server.ts';
 
 const skipWindows = process.platform === 'win32' ? 'Unix sockets only' : false;
 
@@ -68,4 +69,21 @@ test('the name bound first is hidden, in the same folder, never a daemon socket 
     }),
   );
   assert.equal(bindingPath('\\\\.\\pipe\\svc-1234', 200), '\\\\.\\pipe\\svc-1234');
+});
+
+test('a name taken meanwhile stops the start as a second daemon would: the server closes, its hidden name goes', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const bound = join(dir, '.0badc0de');
+    const path = join(dir, '4242.sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(bound, resolve));
+    // Another daemon's socket got the name first (here a file standing in for it).
+    writeFileSync(path, '');
+    await assert.rejects(linkIntoPlace(server, bound, path), DaemonRunningError);
+    assert.equal(server.listening, false);
+    assert.deepEqual(readdirSync(dir), ['4242.sock']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
