@@ -323,8 +323,8 @@ export class IpcServer {
  * links gets a rename instead (the name was free a moment ago). On failure the server is closed.
  */
 export async function linkIntoPlace(server: Server, bound: string, path: string): Promise<void> {
+  // Closing the server removes the name it is bound to.
   const fail = async (error: unknown): Promise<never> => {
-    removeSocketFile(bound);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
   };

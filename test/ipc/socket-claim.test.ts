@@ -4,13 +4,13 @@
 // leftover and removed, and that daemon could no longer be reached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { request } from '../../src/ipc/client.ts';
-import { listSockets, socketTarget } from '../../src/ipc/paths.ts';
+import { listSockets, maxSocketPathBytes, socketTarget } from '../../src/ipc/paths.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
 import { DaemonRunningError, IpcServer, bindingPath, linkIntoPlace } from '../../src/ipc/server.ts';
 
@@ -55,8 +55,10 @@ test('closed, a daemon removes its socket and nothing else is left', { skip: ski
 
 test('the name bound first is hidden, in the same folder, never a daemon socket name; the path itself when that would be too long, and for pipes', () => {
   fc.assert(
-    fc.property(fc.stringMatching(/^\/[a-z0-9/]{0,80}$/), fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 20, max: 120 }), (folder, pid, max) => {
+    // The limit is drawn around the hidden name's length, so that both sides of it come up.
+    fc.property(fc.stringMatching(/^\/[a-z0-9/]{0,80}$/), fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: -4, max: 4 }), (folder, pid, slack) => {
       const path = join(folder, `${pid}.sock`);
+      const max = Buffer.byteLength(join(folder, '.00000000')) + slack;
       const bound = bindingPath(path, max);
       if (bound === path) {
         assert.ok(Buffer.byteLength(join(folder, '.00000000')) > max, 'the path itself only when the hidden name does not fit');
@@ -83,6 +85,43 @@ test('a name taken meanwhile stops the start as a second daemon would: the serve
     await assert.rejects(linkIntoPlace(server, bound, path), DaemonRunningError);
     assert.equal(server.listening, false);
     assert.deepEqual(readdirSync(dir), ['4242.sock']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a failure other than a taken name is that failure, and the server is closed', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const bound = join(dir, '.0badc0de');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(bound, resolve));
+    // A folder that does not exist: neither a link nor a rename can put the socket there.
+    await assert.rejects(linkIntoPlace(server, bound, join(dir, 'gone', '4242.sock')), (error: NodeJS.ErrnoException) => error.code === 'ENOENT' && !(error instanceof DaemonRunningError));
+    assert.equal(server.listening, false);
+    assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a socket path at the system limit, where the hidden name does not fit, is bound directly', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    // A one-letter socket name whose path is exactly as long as the system allows.
+    const pad = maxSocketPathBytes() - Buffer.byteLength(join(dir, 'x', 's')) + 1;
+    const folder = join(dir, 'x'.repeat(pad));
+    const path = join(folder, 's');
+    assert.equal(Buffer.byteLength(path), maxSocketPathBytes());
+    mkdirSync(folder, { mode: 0o700 });
+    const server = await IpcServer.listen({ target: socketTarget({ configFile: '/x/svc.yaml', socket: path }), handlers });
+    try {
+      assert.equal(server.path, path);
+      assert.equal((await request(path, 'ping', {}, { timeoutMs: 5000 })).pid, process.pid);
+      assert.deepEqual(readdirSync(folder), ['s']);
+    } finally {
+      await server.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
