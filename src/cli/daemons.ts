@@ -60,6 +60,14 @@ export async function reachDaemons(ctx: CommandContext): Promise<Reached | undef
   const discovery = await discover(target);
   for (const removed of discovery.removed) ctx.stderr.write(`svc: removed stale socket ${removed} (its daemon is gone)\n`);
   for (const u of discovery.unresponsive) ctx.stderr.write(`svc: ${safeLine(`${u.socket}: a daemon is there but did not answer (${u.reason})`)}\n`);
+  if (discovery.live.length === 0 && discovery.unresponsive.length > 0) {
+    // A daemon is there: starting another would not help, and "no daemon" would mislead.
+    ctx.stderr.write(
+      `svc: no daemon serving ${resolve(ctx.configFile)} answered; ${discovery.unresponsive.length} did not (above)\n` +
+        '  hint: a daemon busy for seconds is stuck or starved of CPU; if it stays so, stop it (its pid names its socket) and start another\n',
+    );
+    return undefined;
+  }
   if (discovery.live.length === 0) {
     const where = target.kind === 'explicit' ? target.path : target.dir;
     ctx.stderr.write(

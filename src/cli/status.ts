@@ -14,6 +14,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     if (json) ctx.stdout.write(`${JSON.stringify({ daemons: [], error: 'no-daemon' })}\n`);
     return EXIT_NO_DAEMON;
   }
+  // A daemon whose socket accepts but that did not answer: listed, so that a script sees it too.
+  const silent = reached.discovery.unresponsive.map((u) => ({ socket: u.socket, error: `did not answer: ${u.reason}` }));
   const answers = await Promise.all(
     reached.discovery.live.map(async (d) => {
       try {
@@ -24,10 +26,11 @@ export async function run(ctx: CommandContext): Promise<number> {
     }),
   );
   if (json) {
-    ctx.stdout.write(`${JSON.stringify({ daemons: answers })}\n`);
+    ctx.stdout.write(`${JSON.stringify({ daemons: [...answers, ...silent] })}\n`);
   } else {
     const blocks = answers.map((a) => ('status' in a && a.status ? formatStatus(a.status as StatusResult) : safeLine(`daemon pid ${a.pid} (${a.socket}): no status: ${'error' in a ? a.error : ''}`)));
+    for (const s of silent) blocks.push(safeLine(`daemon at ${s.socket}: no status: ${s.error}`));
     ctx.stdout.write(`${blocks.join('\n\n')}\n`);
   }
-  return answers.every((a) => 'status' in a) ? 0 : 1;
+  return silent.length === 0 && answers.every((a) => 'status' in a) ? 0 : 1;
 }
