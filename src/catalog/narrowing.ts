@@ -32,25 +32,43 @@ export type DocumentGate = (id: number, term: string) => number;
 
 /** Term -> documents (ascending) naming it in their resource, or in their summary. */
 export interface Named {
-  readonly byResource: Map<string, number[]>;
-  readonly bySummary: Map<string, number[]>;
+  byResource(term: string): readonly number[] | undefined;
+  bySummary(term: string): readonly number[] | undefined;
 }
 
-/** The `Named` maps of `entries` (in document order). */
+/** Terms remembered per `Named` before its memory starts again (queries bring new terms without end). */
+const NAMED_TERMS = 1000;
+
+/**
+ * The `Named` look-ups of `entries` (in document order), each term's documents found on its first
+ * look-up by one pass over the entries and then remembered: a query of common words asks for its
+ * few terms only, where a map of every resource and summary term of the index cost milliseconds
+ * on the first such query reaching each index (and the memory of every term's list).
+ */
 export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: (doc: number) => readonly string[] | undefined): Named {
-  const byResource = new Map<string, number[]>();
-  const bySummary = new Map<string, number[]>();
-  const note = (map: Map<string, number[]>, t: string, doc: number) => {
-    const docs = map.get(t);
-    if (!docs) map.set(t, [doc]);
-    else if (docs[docs.length - 1] !== doc) docs.push(doc);
+  const list: Entry[] = [];
+  for (const entry of entries) if (entry) list.push(entry);
+  const lookUp = (words: (entry: Entry) => readonly string[] | undefined) => {
+    const known = new Map<string, readonly number[] | undefined>();
+    return (term: string): readonly number[] | undefined => {
+      if (known.has(term)) return known.get(term);
+      let docs: number[] | undefined;
+      for (const entry of list) {
+        // Stryker disable next-line ConditionalExpression: a document listed once either way (the last check keeps repeats out)
+        if (words(entry)?.includes(term) && docs?.[docs.length - 1] !== entry.doc) (docs ??= []).push(entry.doc);
+      }
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
+      if (known.size >= NAMED_TERMS) known.clear();
+      known.set(term, docs);
+      return docs;
+    };
   };
-  for (const entry of entries) {
-    if (!entry) continue;
-    for (const t of entry.resource) if (t) note(byResource, t, entry.doc);
-    for (const t of summaryOf(entry.doc) ?? []) note(bySummary, t, entry.doc);
-  }
-  return { byResource, bySummary };
+  const byResource = lookUp((entry) => entry.resource);
+  return {
+    // An empty resource word names nothing.
+    byResource: (term) => (term ? byResource(term) : undefined),
+    bySummary: lookUp((entry) => summaryOf(entry.doc)),
+  };
 }
 
 /**
@@ -86,10 +104,10 @@ export function candidateGate(view: IndexView, named: () => Named, byRarity: rea
  */
 function candidatesOf(named: Named, byRarity: readonly string[], weights: ReadonlyMap<string, number>): Set<number> | undefined {
   const out = new Set<number>();
-  for (const map of [named.byResource, named.bySummary]) {
+  for (const lookUp of [named.byResource, named.bySummary]) {
     for (const t of byRarity) {
       if ((weights.get(t) ?? 1) < 1) continue;
-      const docs = map.get(t);
+      const docs = lookUp(t);
       if (!docs) continue;
       if (out.size > 0 && out.size + docs.length > CANDIDATES) continue;
       for (const d of docs) out.add(d);

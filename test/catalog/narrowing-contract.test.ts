@@ -93,3 +93,31 @@ describe('candidateGate', () => {
     assert.equal(candidateGate(v, named, parsed.terms, parsed, { limit: 10, accept: () => true, all: true }), undefined);
   });
 });
+
+describe('namedDocuments', () => {
+  // Resources and summaries drawn from a few words, so that terms repeat across documents and
+  // within one; some documents have no summary, some resources an empty word.
+  const words = ['pods', 'nodes', 'list', 'create', ''];
+  const doc = fc.record({ resource: fc.array(fc.constantFrom(...words), { maxLength: 3 }), summary: fc.option(fc.array(fc.constantFrom(...words), { maxLength: 4 }), { nil: undefined }) });
+
+  it('names, for any term asked in any order, the documents saying it in their resource or summary, ascending and once each', () => {
+    fc.assert(
+      fc.property(fc.array(doc, { maxLength: 30 }), fc.array(fc.constantFrom(...words, 'absent'), { maxLength: 12 }), (docs, asked) => {
+        const entries = docs.map((d, i) => ({ ...makeEntry(endpoint('s', 'c', { method: 'GET', path: `/p${i}` }), i + 1, i), resource: d.resource }));
+        const byDoc: ((typeof entries)[number] | undefined)[] = [];
+        for (const e of entries) byDoc[e.doc] = e;
+        const summaryOf = (n: number) => docs[n - 1]?.summary;
+        const named = namedDocuments(byDoc, summaryOf);
+        for (const term of asked) {
+          const expect = (has: (d: (typeof docs)[number]) => boolean) => {
+            const out = docs.flatMap((d, i) => (has(d) ? [i + 1] : []));
+            return out.length > 0 ? out : undefined;
+          };
+          assert.deepEqual(named.byResource(term), expect((d) => term !== '' && d.resource.includes(term)), `resource ${term}`);
+          assert.deepEqual(named.bySummary(term), expect((d) => d.summary?.includes(term) === true), `summary ${term}`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
