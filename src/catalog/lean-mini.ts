@@ -252,8 +252,9 @@ const PREFIXES_KEPT = 256;
 
 /**
  * MiniSearch's tree of terms (`SearchableMap`) for an index loaded lean, without the tree: a term
- * is looked up by a Map of term -> number, and a prefix in a tree of only the terms it begins,
- * put in as MiniSearch's tree has them (term order). Below a prefix, MiniSearch's tree holds
+ * is looked up by a Map of term -> number, and a prefix in a tree of only the terms it begins
+ * (found by a binary search in the terms sorted, a native sort at load), put in as MiniSearch's
+ * tree has them (term order). Below a prefix, MiniSearch's tree holds
  * exactly those terms, shaped by them alone in the order they came (a term that does not begin
  * with the prefix parts from it above it), so its prefix look-up walks the same terms in the same
  * order (test/catalog/lean-terms.test.ts holds the two side by side). Building the whole tree
@@ -265,6 +266,8 @@ export class LeanTerms {
   readonly #terms: readonly string[];
   readonly #store: Store;
   readonly #numbers = new Map<string, number>();
+  /** The terms in code-unit order (`Array.prototype.sort` without a comparator, as `<` compares). */
+  readonly #sorted: readonly string[];
   readonly #postings: (TermPostings | undefined)[] = [];
   readonly #prefixes = new Map<string, SearchableMap<TermPostings>>();
   /** MiniSearch's own tree of every term, once something needs it (then it answers everything). */
@@ -275,6 +278,25 @@ export class LeanTerms {
     this.#store = store;
     // Stryker disable next-line EqualityOperator: past the last term there is none to number
     for (let t = 0; t < terms.length; t++) this.#numbers.set(terms[t]!, t);
+    this.#sorted = terms.slice().sort();
+  }
+
+  /** The numbers of the terms `prefix` begins, ascending (term order). */
+  #numbersAt(prefix: string): Uint32Array {
+    const sorted = this.#sorted;
+    // The first term not below `prefix`: the terms it begins follow it, together.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+    const out = new Uint32Array(end - lo);
+    for (let i = lo; i < end; i++) out[i - lo] = this.#numbers.get(sorted[i]!)!;
+    return out.sort();
   }
 
   #postingsOf(t: number): TermPostings {
@@ -311,8 +333,7 @@ export class LeanTerms {
     let found = this.#prefixes.get(prefix);
     if (!found) {
       const tree = new SearchableMap<TermPostings>();
-      const terms = this.#terms;
-      for (let t = 0; t < terms.length; t++) if (terms[t]!.startsWith(prefix)) tree.set(terms[t]!, this.#postingsOf(t));
+      for (const t of this.#numbersAt(prefix)) tree.set(this.#terms[t]!, this.#postingsOf(t));
       found = tree.atPrefix(prefix);
       // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten prefix is looked up again, the same)
       if (this.#prefixes.size >= PREFIXES_KEPT) this.#prefixes.clear();

@@ -48,26 +48,38 @@ const NAMED_TERMS = 1000;
 export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: (doc: number) => readonly string[] | undefined): Named {
   const list: Entry[] = [];
   for (const entry of entries) if (entry) list.push(entry);
-  const lookUp = (words: (entry: Entry) => readonly string[] | undefined) => {
-    const known = new Map<string, readonly number[] | undefined>();
-    return (term: string): readonly number[] | undefined => {
-      if (known.has(term)) return known.get(term);
-      let docs: number[] | undefined;
-      for (const entry of list) {
-        // Stryker disable next-line ConditionalExpression: a document listed once either way (the last check keeps repeats out)
-        if (words(entry)?.includes(term) && docs?.[docs.length - 1] !== entry.doc) (docs ??= []).push(entry.doc);
-      }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
-      if (known.size >= NAMED_TERMS) known.clear();
-      known.set(term, docs);
-      return docs;
-    };
+  const byResource = new Map<string, readonly number[] | undefined>();
+  const bySummary = new Map<string, readonly number[] | undefined>();
+  const remember = (known: Map<string, readonly number[] | undefined>, term: string, docs: readonly number[] | undefined) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
+    if (known.size >= NAMED_TERMS) known.clear();
+    known.set(term, docs);
+    return docs;
   };
-  const byResource = lookUp((entry) => entry.resource);
   return {
-    // An empty resource word names nothing.
-    byResource: (term) => (term ? byResource(term) : undefined),
-    bySummary: lookUp((entry) => summaryOf(entry.doc)),
+    byResource(term) {
+      // An empty resource word names nothing.
+      if (!term) return undefined;
+      if (byResource.has(term)) return byResource.get(term);
+      let docs: number[] | undefined;
+      // Entries of one path share their resource list (spec-state.ts `leanEntry`): checked once for them.
+      let last: readonly string[] | undefined;
+      let names = false;
+      for (const entry of list) {
+        if (entry.resource !== last) {
+          last = entry.resource;
+          names = last.includes(term);
+        }
+        if (names) (docs ??= []).push(entry.doc);
+      }
+      return remember(byResource, term, docs);
+    },
+    bySummary(term) {
+      if (bySummary.has(term)) return bySummary.get(term);
+      let docs: number[] | undefined;
+      for (const entry of list) if (summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
+      return remember(bySummary, term, docs);
+    },
   };
 }
 
