@@ -41,11 +41,16 @@ const NAMED_TERMS = 1000;
 
 /**
  * The `Named` look-ups of `entries` (in document order), each term's documents found on its first
- * look-up by one pass over the entries and then remembered: a query of common words asks for its
+ * look-up by one pass over the entries (for summaries, by `summaryDocuments` when given: the
+ * index's postings of the summary field, the same documents) and then remembered: a query of common words asks for its
  * few terms only, where a map of every resource and summary term of the index cost milliseconds
  * on the first such query reaching each index (and the memory of every term's list).
  */
-export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: (doc: number) => readonly string[] | undefined): Named {
+export function namedDocuments(
+  entries: Iterable<Entry | undefined>,
+  summaryOf: (doc: number) => readonly string[] | undefined,
+  summaryDocuments?: (term: string) => readonly number[] | undefined,
+): Named {
   const list: Entry[] = [];
   for (const entry of entries) if (entry) list.push(entry);
   const byResource = new Map<string, readonly number[] | undefined>();
@@ -76,6 +81,8 @@ export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: 
     },
     bySummary(term) {
       if (bySummary.has(term)) return bySummary.get(term);
+      // The index's postings of the summary field, when the caller has them: the same documents.
+      if (summaryDocuments) return remember(bySummary, term, summaryDocuments(term));
       let docs: number[] | undefined;
       for (const entry of list) if (summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
       return remember(bySummary, term, docs);

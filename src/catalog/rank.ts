@@ -12,7 +12,7 @@ import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import { type RerankView, rerank, rerankPool } from './rerank.ts';
 import { PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
-import { type TextMatches, searchResults, textScores } from './text-scores.ts';
+import { type TextMatches, documentsHolding, searchResults, textScores } from './text-scores.ts';
 import { FIELD_KEYS, IDF_RESCALE, WEIGHTS } from './weights.ts';
 
 export type { RankOptions, Ranked } from './rank-options.ts';
@@ -165,7 +165,8 @@ export class SearchIndex {
 
   /** `#named`, built on first need from the entries' resources and summaries (in document order). */
   #namedMaps(): Named {
-    return (this.#named ??= namedDocuments(this.#entries, (doc) => this.#summaries[doc]));
+    // A document's summary terms are its summary field's (see `load` and `restore`): that field's postings name them.
+    return (this.#named ??= namedDocuments(this.#entries, (doc) => this.#summaries[doc], (term) => documentsHolding(this.#loaded(), 's', term)));
   }
 
   /** The highest score MiniSearch can give one document for `term` at weight 1 (0 when not indexed). */
