@@ -5,6 +5,7 @@
 // that also hold a rarer query word.
 import type { Entry } from './document.ts';
 import { factor } from './factor.ts';
+import { descending } from './order.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions } from './rank-options.ts';
 import { POSTINGS_BUDGET } from './term-plan.ts';
@@ -147,7 +148,7 @@ function mostLikely(view: IndexView, candidates: ReadonlySet<number>, parsed: Pa
     if (!entry || (!options.all && !options.accept(entry))) continue;
     scored.push({ doc, f: factor(entry, parsed, 1, view.summaryOf(entry.doc)), order: options.order ? options.order(entry) : doc });
   }
-  scored.sort((a, b) => b.f - a.f || a.order - b.order);
+  scored.sort((a, b) => descending(a.f, b.f) || a.order - b.order);
   const out = new Set<number>();
   for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
   return out;

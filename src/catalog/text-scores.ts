@@ -16,6 +16,7 @@ import type { SearchResult } from 'minisearch';
 import { coverage, creditTerm, fieldCoverage, fieldStrength, startCoverage } from './coverage.ts';
 import type { Doc } from './document.ts';
 import { FieldLengths, FieldPostings } from './lean-mini.ts';
+import { descending } from './order.ts';
 import type { ParsedQuery } from './query.ts';
 
 /** What re-ranking reads of a text match (a subset of MiniSearch's `SearchResult`). */
@@ -300,7 +301,7 @@ export function documentsHolding(mini: MiniSearch<Doc>, field: string, term: str
 
 /** The `pool` best of `docs` by score, ties by `rank`, best first. */
 function bestOf(docs: Int32Array, score: Float64Array, rank: Int32Array, pool: number): number[] {
-  const better = (a: number, b: number) => score[b]! - score[a]! || rank[a]! - rank[b]!;
+  const better = (a: number, b: number) => descending(score[a]!, score[b]!) || rank[a]! - rank[b]!;
   // Stryker disable next-line EqualityOperator: the bounded selection below gives the same pool (speed only)
   if (docs.length <= pool) return Array.from(docs).sort(better);
   // A bounded selection: keep the pool sorted, insert only what beats its last.
