@@ -238,6 +238,7 @@ export class ManyRanker {
         all,
         fuzzy: false,
         termScale: scaleFor(index),
+        expansions,
         order: byPosition,
         // Stryker disable next-line ArithmeticOperator,ObjectLiteral: speed only (a lower floor, or none, re-ranks results that cannot reach the page anyway)
         ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),
