@@ -41,19 +41,18 @@ export interface Named {
 const NAMED_TERMS = 1000;
 
 /**
- * The `Named` look-ups of `entries` (in document order), each term's documents found on its first
- * look-up by one pass over the entries (for summaries, by `summaryDocuments` when given: the
- * index's postings of the summary field, the same documents) and then remembered: a query of common words asks for its
- * few terms only, where a map of every resource and summary term of the index cost milliseconds
- * on the first such query reaching each index (and the memory of every term's list).
+ * The `Named` look-ups of `entries` (in document order, gaps skipped), each term's documents found
+ * on its first look-up by one pass over the entries (for summaries, by `summaryDocuments` when
+ * given: the index's postings of the summary field, the same documents) and then remembered: a
+ * query of common words asks for its few terms only, where a map of every resource and summary
+ * term of the index cost milliseconds on the first such query reaching each index (and the memory
+ * of every term's list).
  */
 export function namedDocuments(
-  entries: Iterable<Entry | undefined>,
+  entries: readonly (Entry | undefined)[],
   summaryOf: (doc: number) => readonly string[] | undefined,
   summaryDocuments?: (term: string) => readonly number[] | undefined,
 ): Named {
-  const list: Entry[] = [];
-  for (const entry of entries) if (entry) list.push(entry);
   const byResource = new Map<string, readonly number[] | undefined>();
   const bySummary = new Map<string, readonly number[] | undefined>();
   const remember = (known: Map<string, readonly number[] | undefined>, term: string, docs: readonly number[] | undefined) => {
@@ -71,7 +70,9 @@ export function namedDocuments(
       // Entries of one path share their resource list (spec-state.ts `leanEntry`): checked once for them.
       let last: readonly string[] | undefined;
       let names = false;
-      for (const entry of list) {
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (!entry) continue;
         if (entry.resource !== last) {
           last = entry.resource;
           names = last.includes(term);
@@ -85,7 +86,10 @@ export function namedDocuments(
       // The index's postings of the summary field, when the caller has them: the same documents.
       if (summaryDocuments) return remember(bySummary, term, summaryDocuments(term));
       let docs: number[] | undefined;
-      for (const entry of list) if (summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (entry && summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
+      }
       return remember(bySummary, term, docs);
     },
   };
