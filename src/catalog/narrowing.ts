@@ -40,6 +40,14 @@ export interface Named {
 /** Terms remembered per `Named` before its memory starts again (queries bring new terms without end). */
 const NAMED_TERMS = 1000;
 
+/** `docs` remembered as `term`'s in `known` (one function for every index: no closure per index for the optimized callers to tell apart). */
+function remember(known: Map<string, readonly number[] | undefined>, term: string, docs: readonly number[] | undefined): readonly number[] | undefined {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
+  if (known.size >= NAMED_TERMS) known.clear();
+  known.set(term, docs);
+  return docs;
+}
+
 /**
  * The `Named` look-ups of `entries` (in document order, gaps skipped), each term's documents found
  * on its first look-up by one pass over the entries (for summaries, by `summaryDocuments` when
@@ -55,12 +63,6 @@ export function namedDocuments(
 ): Named {
   const byResource = new Map<string, readonly number[] | undefined>();
   const bySummary = new Map<string, readonly number[] | undefined>();
-  const remember = (known: Map<string, readonly number[] | undefined>, term: string, docs: readonly number[] | undefined) => {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
-    if (known.size >= NAMED_TERMS) known.clear();
-    known.set(term, docs);
-    return docs;
-  };
   return {
     byResource(term) {
       // An empty resource word names nothing.
