@@ -9,6 +9,7 @@
 // The index is read-only once loaded (svc builds a new index for a changed spec): add, remove and
 // discard are not supported on it.
 import MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 import type { Doc } from './document.ts';
 import { MINI_OPTIONS } from './index-build.ts';
 import { type LeanPostings, type MiniHead, type MiniIndexData, postingsIndex, postingsOf } from './lean-postings.ts';
@@ -246,12 +247,155 @@ class ReverseIds {
   }
 }
 
+/** Prefix look-ups remembered per index before its memory starts again (queries bring new words without end). */
+const PREFIXES_KEPT = 256;
+
+/**
+ * MiniSearch's tree of terms (`SearchableMap`) for an index loaded lean, without the tree: a term
+ * is looked up by a Map of term -> number, and a prefix in a tree of only the terms it begins
+ * (found by a binary search in the terms sorted, a native sort at load), put in as MiniSearch's
+ * tree has them (term order). Below a prefix, MiniSearch's tree holds
+ * exactly those terms, shaped by them alone in the order they came (a term that does not begin
+ * with the prefix parts from it above it), so its prefix look-up walks the same terms in the same
+ * order (test/catalog/lean-terms.test.ts holds the two side by side). Building the whole tree
+ * (thousands of nested Maps) was most of loading an index, paid by the first search reaching it;
+ * it is built only for what needs it whole: fuzzy search (a rare fallback), iteration (`toJSON`)
+ * and changes, which the lean index does not expect but leaves to the tree.
+ */
+export class LeanTerms {
+  readonly #terms: readonly string[];
+  readonly #store: Store;
+  readonly #numbers = new Map<string, number>();
+  /** The terms in code-unit order (`Array.prototype.sort` without a comparator, as `<` compares). */
+  readonly #sorted: readonly string[];
+  readonly #postings: (TermPostings | undefined)[] = [];
+  readonly #prefixes = new Map<string, SearchableMap<TermPostings>>();
+  /** MiniSearch's own tree of every term, once something needs it (then it answers everything). */
+  #whole: SearchableMap<TermPostings> | undefined;
+
+  constructor(terms: readonly string[], store: Store) {
+    this.#terms = terms;
+    this.#store = store;
+    // Stryker disable next-line EqualityOperator: past the last term there is none to number
+    for (let t = 0; t < terms.length; t++) this.#numbers.set(terms[t]!, t);
+    this.#sorted = terms.slice().sort();
+  }
+
+  /** The numbers of the terms `prefix` begins, ascending (term order). */
+  #numbersAt(prefix: string): Uint32Array {
+    const sorted = this.#sorted;
+    // The first term not below `prefix`: the terms it begins follow it, together.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+    const out = new Uint32Array(end - lo);
+    for (let i = lo; i < end; i++) out[i - lo] = this.#numbers.get(sorted[i]!)!;
+    return out.sort();
+  }
+
+  #postingsOf(t: number): TermPostings {
+    return (this.#postings[t] ??= new TermPostings(this.#store, t));
+  }
+
+  /** MiniSearch's tree of every term, as `loadJS` would have built it (the terms in their order). */
+  #tree(): SearchableMap<TermPostings> {
+    if (!this.#whole) {
+      const tree = new SearchableMap<TermPostings>();
+      for (let t = 0; t < this.#terms.length; t++) tree.set(this.#terms[t]!, this.#postingsOf(t));
+      this.#whole = tree;
+    }
+    return this.#whole;
+  }
+
+  get size(): number {
+    return this.#whole ? this.#whole.size : this.#terms.length;
+  }
+
+  get(term: string): TermPostings | undefined {
+    if (this.#whole) return this.#whole.get(term);
+    const t = this.#numbers.get(term);
+    return t === undefined ? undefined : this.#postingsOf(t);
+  }
+
+  has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
+
+  /** The terms `prefix` begins, as MiniSearch's `atPrefix` gives them (its tree of just those terms). */
+  atPrefix(prefix: string): SearchableMap<TermPostings> {
+    if (this.#whole) return this.#whole.atPrefix(prefix);
+    let found = this.#prefixes.get(prefix);
+    if (!found) {
+      const tree = new SearchableMap<TermPostings>();
+      for (const t of this.#numbersAt(prefix)) tree.set(this.#terms[t]!, this.#postingsOf(t));
+      found = tree.atPrefix(prefix);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten prefix is looked up again, the same)
+      if (this.#prefixes.size >= PREFIXES_KEPT) this.#prefixes.clear();
+      this.#prefixes.set(prefix, found);
+    }
+    return found;
+  }
+
+  fuzzyGet(term: string, maxEditDistance: number): Map<string, [TermPostings, number]> {
+    return this.#tree().fuzzyGet(term, maxEditDistance);
+  }
+
+  entries(): IterableIterator<[string, TermPostings]> {
+    return this.#tree().entries();
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#tree().keys();
+  }
+
+  values(): IterableIterator<TermPostings> {
+    return this.#tree().values();
+  }
+
+  forEach(fn: (term: string, postings: TermPostings, map: SearchableMap<TermPostings>) => void): void {
+    this.#tree().forEach(fn);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, TermPostings]> {
+    return this.entries();
+  }
+
+  // Changes go to the whole tree, which answers from then on.
+  set(term: string, value: TermPostings): this {
+    this.#tree().set(term, value);
+    return this;
+  }
+
+  delete(term: string): void {
+    this.#tree().delete(term);
+  }
+
+  fetch(term: string, initial: () => TermPostings): TermPostings {
+    return this.#tree().fetch(term, initial);
+  }
+
+  update(term: string, fn: (value: TermPostings | undefined) => TermPostings): this {
+    this.#tree().update(term, fn);
+    return this;
+  }
+
+  clear(): void {
+    this.#tree().clear();
+  }
+}
+
 /** MiniSearch's private fields this module fills in (named as in MiniSearch 7). */
 interface Internals {
   _documentIds: unknown;
   _idToShortId: unknown;
   _fieldLength: unknown;
-  _index: { set(term: string, data: unknown): unknown };
+  _index: unknown;
 }
 
 /** Short ids 0..n-1 in `documentIds` and `fieldLength`, and field ids 0..fields-1: what the lean form needs. */
@@ -262,9 +406,6 @@ function dense(data: MiniIndexData, fields: number): boolean {
   const ids = Object.values(data.fieldIds);
   return ids.length === fields && ids.every((f) => Number.isInteger(f) && f >= 0 && f < fields) && Object.keys(data.storedFields).length === 0;
 }
-
-/** Yields about every `POSTINGS_PER_STEP` postings when loading in steps (a few milliseconds of work). */
-const POSTINGS_PER_STEP = 25_000;
 
 function* load(data: MiniIndexData): Generator<void, MiniSearch<Doc>> {
   const fields = Object.keys(data.fieldIds).length;
@@ -287,17 +428,8 @@ function* loadPostings(head: MiniHead, postings: LeanPostings): Generator<void, 
   inner._idToShortId = new ReverseIds(ids);
   inner._fieldLength = FieldLengths.of(head.fieldLength, n, fields);
   const { terms, docs, counts, starts } = postings;
-  const store: Store = { docs, counts, starts, fields };
-  let step = POSTINGS_PER_STEP;
-  for (let t = 0; t < terms.length; t++) {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: when to yield changes no result (a pause for the thread)
-    if (starts[t * fields]! >= step) {
-      // Stryker disable next-line ArithmeticOperator: when to yield changes no result
-      step = starts[t * fields]! + POSTINGS_PER_STEP;
-      yield;
-    }
-    inner._index.set(terms[t]!, new TermPostings(store, t));
-  }
+  yield;
+  inner._index = new LeanTerms(terms, { docs, counts, starts, fields });
   return mini;
 }
 

@@ -5,6 +5,7 @@
 // that also hold a rarer query word.
 import type { Entry } from './document.ts';
 import { factor } from './factor.ts';
+import { descending } from './order.ts';
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions } from './rank-options.ts';
 import { POSTINGS_BUDGET } from './term-plan.ts';
@@ -32,25 +33,68 @@ export type DocumentGate = (id: number, term: string) => number;
 
 /** Term -> documents (ascending) naming it in their resource, or in their summary. */
 export interface Named {
-  readonly byResource: Map<string, number[]>;
-  readonly bySummary: Map<string, number[]>;
+  byResource(term: string): readonly number[] | undefined;
+  bySummary(term: string): readonly number[] | undefined;
 }
 
-/** The `Named` maps of `entries` (in document order). */
-export function namedDocuments(entries: Iterable<Entry | undefined>, summaryOf: (doc: number) => readonly string[] | undefined): Named {
-  const byResource = new Map<string, number[]>();
-  const bySummary = new Map<string, number[]>();
-  const note = (map: Map<string, number[]>, t: string, doc: number) => {
-    const docs = map.get(t);
-    if (!docs) map.set(t, [doc]);
-    else if (docs[docs.length - 1] !== doc) docs.push(doc);
+/** Terms remembered per `Named` before its memory starts again (queries bring new terms without end). */
+const NAMED_TERMS = 1000;
+
+/** `docs` remembered as `term`'s in `known` (one function for every index: no closure per index for the optimized callers to tell apart). */
+function remember(known: Map<string, readonly number[] | undefined>, term: string, docs: readonly number[] | undefined): readonly number[] | undefined {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a memory bound only (a forgotten term is found again, the same)
+  if (known.size >= NAMED_TERMS) known.clear();
+  known.set(term, docs);
+  return docs;
+}
+
+/**
+ * The `Named` look-ups of `entries` (in document order, gaps skipped), each term's documents found
+ * on its first look-up by one pass over the entries (for summaries, by `summaryDocuments` when
+ * given: the index's postings of the summary field, the same documents) and then remembered: a
+ * query of common words asks for its few terms only, where a map of every resource and summary
+ * term of the index cost milliseconds on the first such query reaching each index (and the memory
+ * of every term's list).
+ */
+export function namedDocuments(
+  entries: readonly (Entry | undefined)[],
+  summaryOf: (doc: number) => readonly string[] | undefined,
+  summaryDocuments?: (term: string) => readonly number[] | undefined,
+): Named {
+  const byResource = new Map<string, readonly number[] | undefined>();
+  const bySummary = new Map<string, readonly number[] | undefined>();
+  return {
+    byResource(term) {
+      // An empty resource word names nothing.
+      if (!term) return undefined;
+      if (byResource.has(term)) return byResource.get(term);
+      let docs: number[] | undefined;
+      // Entries of one path share their resource list (spec-state.ts `leanEntry`): checked once for them.
+      let last: readonly string[] | undefined;
+      let names = false;
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (!entry) continue;
+        if (entry.resource !== last) {
+          last = entry.resource;
+          names = last.includes(term);
+        }
+        if (names) (docs ??= []).push(entry.doc);
+      }
+      return remember(byResource, term, docs);
+    },
+    bySummary(term) {
+      if (bySummary.has(term)) return bySummary.get(term);
+      // The index's postings of the summary field, when the caller has them: the same documents.
+      if (summaryDocuments) return remember(bySummary, term, summaryDocuments(term));
+      let docs: number[] | undefined;
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (entry && summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
+      }
+      return remember(bySummary, term, docs);
+    },
   };
-  for (const entry of entries) {
-    if (!entry) continue;
-    for (const t of entry.resource) if (t) note(byResource, t, entry.doc);
-    for (const t of summaryOf(entry.doc) ?? []) note(bySummary, t, entry.doc);
-  }
-  return { byResource, bySummary };
 }
 
 /**
@@ -86,10 +130,10 @@ export function candidateGate(view: IndexView, named: () => Named, byRarity: rea
  */
 function candidatesOf(named: Named, byRarity: readonly string[], weights: ReadonlyMap<string, number>): Set<number> | undefined {
   const out = new Set<number>();
-  for (const map of [named.byResource, named.bySummary]) {
+  for (const lookUp of [named.byResource, named.bySummary]) {
     for (const t of byRarity) {
       if ((weights.get(t) ?? 1) < 1) continue;
-      const docs = map.get(t);
+      const docs = lookUp(t);
       if (!docs) continue;
       if (out.size > 0 && out.size + docs.length > CANDIDATES) continue;
       for (const d of docs) out.add(d);
@@ -110,7 +154,7 @@ function mostLikely(view: IndexView, candidates: ReadonlySet<number>, parsed: Pa
     if (!entry || (!options.all && !options.accept(entry))) continue;
     scored.push({ doc, f: factor(entry, parsed, 1, view.summaryOf(entry.doc)), order: options.order ? options.order(entry) : doc });
   }
-  scored.sort((a, b) => b.f - a.f || a.order - b.order);
+  scored.sort((a, b) => descending(a.f, b.f) || a.order - b.order);
   const out = new Set<number>();
   for (let i = 0; i < scored.length && i < SCORED_CANDIDATES; i++) out.add(scored[i]!.doc);
   return out;

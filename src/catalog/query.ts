@@ -156,19 +156,23 @@ export function parseQuery(query: string): ParsedQuery {
     lower.length >= 2 &&
     !isPluralWord(lower[0]!) &&
     (DETERMINERS.has(lower[1]!) || (PARTICLES.has(lower[1]!) && lower.length >= 3 && DETERMINERS.has(lower[2]!)));
+  // Every query has every property, in one order (`undefined` where it has no intent, method or
+  // alternatives): one object shape for all queries, so that the code reading them, optimized for
+  // the first queries, is not thrown back to the interpreter by the first query of another shape.
   return {
     imperative,
     said: new Set([...terms, ...verbTerms]),
     terms,
     weights,
-    ...(chosen ? { intent: chosen } : {}),
+    intent: chosen || undefined,
     hinted: intent === undefined && hint !== undefined,
-    ...(method ? { method } : {}),
+    method: method || undefined,
     paths,
     plural,
     exact: exactKey(query),
     verbTerms: [...new Set(verbTerms)].filter((t) => !terms.includes(t)),
     words,
+    alternatives: undefined,
   };
 }
 

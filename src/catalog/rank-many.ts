@@ -1,6 +1,7 @@
 // Ranking over several specs' indexes: each index's term weights rescaled from its own inverse
 // document frequency to the catalogue's (so scores compare across specs as in one index), the
 // indexes visited most promising first, and the search stopped once no index left can reach the page.
+import { descending } from './order.ts';
 import { type Entry, type ParsedQuery, type Ranked, type SearchIndex, boundOf } from './search.ts';
 import type { SpecState } from './spec-state.ts';
 import { type Holders, type TermHolders, idf } from './term-holders.ts';
@@ -193,7 +194,7 @@ export class ManyRanker {
     // Most promising index first; stop once no remaining index can reach the current top `limit`.
     const top: { r: Ranked; spec: number }[] = [];
     const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
-      b.r.score - a.r.score || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
+      descending(a.r.score, b.r.score) || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
     let searched = 0;
     const { prune, budgetMs, budgetPostings } = this.#budget;
     const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
@@ -237,6 +238,7 @@ export class ManyRanker {
         all,
         fuzzy: false,
         termScale: scaleFor(index),
+        expansions,
         order: byPosition,
         // Stryker disable next-line ArithmeticOperator,ObjectLiteral: speed only (a lower floor, or none, re-ranks results that cannot reach the page anyway)
         ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),

@@ -21,6 +21,12 @@ export interface RankOptions {
    * its current last hit): they are not re-ranked, which is most of a search's own work.
    */
   readonly floor?: number;
+  /**
+   * Each prefix-searched query term's longer terms in the whole catalogue (`TermHolders.expansions`),
+   * from a caller whose catalogue holds this index: what a prefix costs is summed over them (the
+   * index's own terms among them) instead of a pass over every term of the index.
+   */
+  readonly expansions?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Ranked {

@@ -12,7 +12,7 @@ import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import { type RerankView, rerank, rerankPool } from './rerank.ts';
 import { PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
-import { type TextMatches, searchResults, textScores } from './text-scores.ts';
+import { type TextMatches, documentsHolding, searchResults, textScores } from './text-scores.ts';
 import { FIELD_KEYS, IDF_RESCALE, WEIGHTS } from './weights.ts';
 
 export type { RankOptions, Ranked } from './rank-options.ts';
@@ -165,7 +165,8 @@ export class SearchIndex {
 
   /** `#named`, built on first need from the entries' resources and summaries (in document order). */
   #namedMaps(): Named {
-    return (this.#named ??= namedDocuments(this.#entries, (doc) => this.#summaries[doc]));
+    // A document's summary terms are its summary field's (see `load` and `restore`): that field's postings name them.
+    return (this.#named ??= namedDocuments(this.#entries, (doc) => this.#summaries[doc], (term) => documentsHolding(this.#loaded(), 's', term)));
   }
 
   /** The highest score MiniSearch can give one document for `term` at weight 1 (0 when not indexed). */
@@ -177,11 +178,16 @@ export class SearchIndex {
    * Documents per term summed over every index term the term is a prefix of: what a prefix search
    * for it visits. Remembered until the index changes.
    */
-  #prefixDf(term: string): number {
+  #prefixDf(term: string, expansions?: ReadonlyMap<string, readonly string[]>): number {
     let n = this.#prefixCost.get(term);
     if (n === undefined) {
       n = 0;
-      for (const [t, df] of this.#df) if (t.startsWith(term)) n += df;
+      // The catalogue's terms hold this index's: its longer terms beginning `term` are among the
+      // catalogue's (a term of another index counts 0 here), so the sum is the same.
+      if (expansions) {
+        n = this.df(term);
+        for (const t of expansions.get(term) ?? []) n += this.df(t);
+      } else for (const [t, df] of this.#df) if (t.startsWith(term)) n += df;
       // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: a memory bound only (a cleared cost is worked out again, the same)
       if (this.#prefixCost.size > 10_000) this.#prefixCost.clear();
       // Stryker disable next-line CallExpression: speed only (a cost not remembered is worked out again, the same)
@@ -252,7 +258,7 @@ export class SearchIndex {
     if (narrows(this.#view, rarest, options.all === true)) {
       boostDocument = candidateGate(this.#view, () => this.#namedMaps(), plan.byRarity, parsed, options) ?? boostDocument;
     }
-    const prefix = cheapEnough(plan, df, (t) => this.#prefixDf(t));
+    const prefix = cheapEnough(plan, df, (t) => this.#prefixDf(t, options.expansions));
     boostDocument = gateCommon(this.#view, searched, prefix, boostDocument);
     const scale = options.termScale;
     // Fuzzy matching, the fallback when nothing matched as typed, stays MiniSearch's own search.

@@ -3,6 +3,7 @@
 // a caller's floor, results that provably cannot reach it are not re-ranked.
 import type { Entry } from './document.ts';
 import { factor } from './factor.ts';
+import { descending } from './order.ts';
 import { type ParsedQuery, withTermsLowered } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import type { TextMatches } from './text-scores.ts';
@@ -66,7 +67,7 @@ export function rerank(view: RerankView, results: TextMatches, parsed: ParsedQue
     ranked.push({ entry, score: score ** e * f });
   }
   const order = options.order;
-  ranked.sort(order ? (a, b) => b.score - a.score || order(a.entry) - order(b.entry) : (a, b) => b.score - a.score);
+  ranked.sort(order ? (a, b) => descending(a.score, b.score) || order(a.entry) - order(b.entry) : (a, b) => descending(a.score, b.score));
   return ranked;
 }
 

@@ -16,6 +16,7 @@ import type { SearchResult } from 'minisearch';
 import { coverage, creditTerm, fieldCoverage, fieldStrength, startCoverage } from './coverage.ts';
 import type { Doc } from './document.ts';
 import { FieldLengths, FieldPostings } from './lean-mini.ts';
+import { descending } from './order.ts';
 import type { ParsedQuery } from './query.ts';
 
 /** What re-ranking reads of a text match (a subset of MiniSearch's `SearchResult`). */
@@ -276,9 +277,31 @@ export function textScores(mini: MiniSearch<Doc>, query: TextQuery, pool: number
   };
 }
 
+/**
+ * The documents (their ids, ascending) whose `field` holds `term`: that field's postings of the
+ * term, read from the index (undefined when none). A document's summary terms are its `s` field's,
+ * so this finds the documents naming a term in their summary without a pass over every document.
+ */
+export function documentsHolding(mini: MiniSearch<Doc>, field: string, term: string): number[] | undefined {
+  const inner = mini as unknown as Internals;
+  const fieldId = inner._fieldIds[field];
+  const postings = fieldId === undefined ? undefined : inner._index.get(term)?.get(fieldId);
+  if (!postings || postings.size === 0) return undefined;
+  const ids = inner._documentIds;
+  const out: number[] = [];
+  let ascending = true;
+  for (const doc of postings.keys()) {
+    const id = ids.get(doc) as number;
+    if (out.length > 0 && id < out[out.length - 1]!) ascending = false;
+    out.push(id);
+  }
+  // Short ids follow document order in every index svc builds; an index loaded otherwise is sorted here.
+  return ascending ? out : out.sort((a, b) => a - b);
+}
+
 /** The `pool` best of `docs` by score, ties by `rank`, best first. */
 function bestOf(docs: Int32Array, score: Float64Array, rank: Int32Array, pool: number): number[] {
-  const better = (a: number, b: number) => score[b]! - score[a]! || rank[a]! - rank[b]!;
+  const better = (a: number, b: number) => descending(score[a]!, score[b]!) || rank[a]! - rank[b]!;
   // Stryker disable next-line EqualityOperator: the bounded selection below gives the same pool (speed only)
   if (docs.length <= pool) return Array.from(docs).sort(better);
   // A bounded selection: keep the pool sorted, insert only what beats its last.

@@ -7,7 +7,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
 import { type IndexView, candidateGate, namedDocuments } from '../../src/catalog/narrowing.ts';
-import { documentOf, makeEntry, parseQuery } from '../../src/catalog/search.ts';
+import { buildIndex, documentOf, makeEntry, parseQuery } from '../../src/catalog/search.ts';
+import { EMPTY_FIELD } from '../../src/catalog/document.ts';
+import { loadSource } from '../../src/catalog/lean-mini.ts';
+import { documentsHolding } from '../../src/catalog/text-scores.ts';
 import { type EndpointInput, endpoint, spec } from './fixtures.ts';
 
 describe('a query of common words', () => {
@@ -91,5 +94,56 @@ describe('candidateGate', () => {
     const { v, named } = view(50);
     const parsed = parseQuery('zebra');
     assert.equal(candidateGate(v, named, parsed.terms, parsed, { limit: 10, accept: () => true, all: true }), undefined);
+  });
+});
+
+describe('namedDocuments', () => {
+  // Resources and summaries drawn from a few words, so that terms repeat across documents and
+  // within one; some documents have no summary, some resources an empty word.
+  const words = ['pods', 'nodes', 'list', 'create', ''];
+  const doc = fc.record({ resource: fc.array(fc.constantFrom(...words), { maxLength: 3 }), summary: fc.option(fc.array(fc.constantFrom(...words), { maxLength: 4 }), { nil: undefined }) });
+
+  it('names, for any term asked in any order, the documents saying it in their resource or summary, ascending and once each', () => {
+    fc.assert(
+      fc.property(fc.array(doc, { maxLength: 30 }), fc.array(fc.constantFrom(...words, 'absent'), { maxLength: 12 }), (docs, asked) => {
+        const entries = docs.map((d, i) => ({ ...makeEntry(endpoint('s', 'c', { method: 'GET', path: `/p${i}` }), i + 1, i), resource: d.resource }));
+        const byDoc: ((typeof entries)[number] | undefined)[] = [];
+        for (const e of entries) byDoc[e.doc] = e;
+        const summaryOf = (n: number) => docs[n - 1]?.summary;
+        const named = namedDocuments(byDoc, summaryOf);
+        for (const term of asked) {
+          const expect = (has: (d: (typeof docs)[number]) => boolean) => {
+            const out = docs.flatMap((d, i) => (has(d) ? [i + 1] : []));
+            return out.length > 0 ? out : undefined;
+          };
+          assert.deepEqual(named.byResource(term), expect((d) => term !== '' && d.resource.includes(term)), `resource ${term}`);
+          assert.deepEqual(named.bySummary(term), expect((d) => d.summary?.includes(term) === true), `summary ${term}`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('the documents naming a term in their summary', () => {
+  it('are the index\'s postings of the summary field, as a pass over every summary finds them', () => {
+    const word = fc.constantFrom('list', 'pods', 'nodes', 'create', 'a', 'the', 'pod', 'namespaces', 'get');
+    const input = fc.record({ method: fc.constantFrom('GET', 'POST'), summary: fc.option(fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')), { nil: undefined }), description: fc.option(fc.constantFrom('Lists pods.', 'Creates a node.'), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(input, { minLength: 1, maxLength: 25 }), (inputs) => {
+        const entries = inputs.map((i, n) => makeEntry(endpoint('s', 'c', { method: i.method as 'GET', path: `/p${n}`, ...(i.summary ? { summary: i.summary } : {}), ...(i.description ? { description: i.description } : {}) }), n + 1, n));
+        const built = buildIndex(entries);
+        // As the index keeps them: a document's distinct summary terms, none for an empty field.
+        const summaries = new Map(entries.flatMap((e, n) => (built.docs[n]!.s === EMPTY_FIELD ? [] : [[e.doc, [...new Set(built.docs[n]!.s)]] as const])));
+        const byDoc: (typeof entries)[number][] = [];
+        for (const e of entries) byDoc[e.doc] = e;
+        const scanned = namedDocuments(byDoc, (doc) => summaries.get(doc));
+        const mini = loadSource(built.data);
+        const fromPostings = namedDocuments(byDoc, (doc) => summaries.get(doc), (term) => documentsHolding(mini, 's', term));
+        const terms = new Set([...summaries.values()].flat());
+        for (const term of [...terms, 'absent', '']) assert.deepEqual(fromPostings.bySummary(term), scanned.bySummary(term), term);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
