@@ -15,7 +15,7 @@ import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
 import { coverage, creditTerm, fieldCoverage, fieldStrength, startCoverage } from './coverage.ts';
 import type { Doc } from './document.ts';
-import { FieldLengths, FieldPostings } from './lean-mini.ts';
+import { FieldLengths, FieldPostings } from './lean-maps.ts';
 import { descending } from './order.ts';
 import type { ParsedQuery } from './query.ts';
 

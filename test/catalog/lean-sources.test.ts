@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FieldLengths, type IndexSource, loadLeanPostings, loadSource, loadSourceAsync } from '../../src/catalog/lean-mini.ts';
+import { FieldLengths } from '../../src/catalog/lean-maps.ts';
+import { type IndexSource, loadLeanPostings, loadSource, loadSourceAsync } from '../../src/catalog/lean-mini.ts';
 import { buildIndex, makeEntry } from '../../src/catalog/search.ts';
 import { spec } from './fixtures.ts';
 
