@@ -1,6 +1,8 @@
 // The only bridge between our tools (src/tools) and the MCP SDK: one SDK Server per connection
 // (2025-11-25 era: per session) or per request (2026-07-28 era over HTTP), every tool answered by
 // our own tools/list and tools/call handlers. Everything protocol-revision specific stays in this folder.
+// First: zod's settings, before the SDK's modules build their schemas.
+import './zod-config.ts';
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
