@@ -3,8 +3,14 @@
 // line instead of failing later from deep inside a dependency. The minimum is read from `engines`
 // in package.json, the one place it is written. Plain JavaScript that any Node since 12 can parse:
 // its whole purpose is to run on a Node that is too old.
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+// Node's modules through require, not `import ... from 'node:fs'`: an ES module import of a built-in
+// makes a module of all its exports (reading each, which loads fs's streams and promises), about a
+// millisecond of every start for these entry files. createRequire is there since Node 12.2.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { readFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
 
 /** `>=22.22.0` (or `>= 22.22`) -> [22, 22, 0]. */
 export function parseMinimum(range) {

@@ -15,13 +15,16 @@
 // (GENERATIONS): the functions a later start runs and an early one did not are then in it too.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
 // Plain JavaScript, no dependencies: it runs before anything is loaded.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { lstat, readdir, rm, utimes } from 'node:fs/promises';
+// Node's modules through require, not ES module imports (see node-version.js).
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import vm from 'node:vm';
-import { crc32 } from 'node:zlib';
+
+const require = createRequire(import.meta.url);
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { lstat, readdir, rm, utimes } = require('node:fs/promises');
+const { dirname, join } = require('node:path');
+const { fileURLToPath, pathToFileURL } = require('node:url');
+const vm = require('node:vm');
+const { crc32 } = require('node:zlib');
 
 const MAGIC = Buffer.from('SVCCODE1');
 /** magic (8) | crc32 of generation and data (4) | generation (4) | V8 code cache. */

@@ -2,12 +2,15 @@
 // Entry point: only wires. An installed package runs the bundled JavaScript in dist/app (Node strips
 // types only outside node_modules; see scripts/build.mjs); a checkout, which has src/ and no need
 // to build, runs the TypeScript sources directly (type stripping; tsx when Node has it turned off).
-import { existsSync } from 'node:fs';
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Node's modules through require, not ES module imports (see node-version.js).
+import module, { createRequire } from 'node:module';
 import { nodeProblem } from './node-version.js';
+
+const require = createRequire(import.meta.url);
+const { existsSync } = require('node:fs');
+const { homedir } = require('node:os');
+const { join } = require('node:path');
+const { fileURLToPath } = require('node:url');
 
 // SVC_TRACE_START=1: the start's steps on stderr (src/daemon/start-trace.ts writes the same lines).
 const traceStep =

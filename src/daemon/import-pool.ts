@@ -14,7 +14,7 @@
 //                           imports it on the main thread instead
 // The caller gets `built` with a promise of its `late` part, so it can serve the spec first.
 import module from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportOutcome } from '../model/index.ts';
 import type { DetailPart, Written } from '../snapshot/index.ts';
@@ -92,6 +92,8 @@ function newWorker(): Worker {
   const compileCache = module.getCompileCacheDir?.();
   // Beside this module: the .ts source in a checkout, the bundled .js in an installed package.
   const boot = import.meta.url.endsWith('.ts') ? './import-worker-boot.ts' : './import-worker-boot.js';
+  // Node's worker_threads module is loaded here, with the first worker: a warm start starts none.
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   return new Worker(new URL(boot, import.meta.url), {
     execArgv: workerArgs(),
     // A small young generation: an import allocates hundreds of MB of short-lived objects, and

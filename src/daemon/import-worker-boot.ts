@@ -4,8 +4,9 @@
 // thread glue is this file's; the job handling (import-worker.ts) runs in-process in its tests.
 import module from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { traceStep } from './start-trace.ts';
+import { traceStep, traceThread } from './start-trace.ts';
 
+traceThread('worker');
 traceStep('boot');
 const dir = (workerData as { compileCache?: string } | undefined)?.compileCache;
 if (dir) {

@@ -247,7 +247,9 @@ async function serveWith(
       loaded = true;
       traceStep('catalogue served');
       reportOutcomes(result, log, performance.now() - started);
-      void loading.then((l) => l.prune());
+      // Pruning old snapshots waits until the tool calls that waited for the catalogue are answered
+      // (they run in this turn's microtasks): it is not theirs to wait for.
+      void loading.then((l) => setImmediate(() => void l.prune()));
       // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
       // It waits for the snapshots still being written: with them come the change fingerprints
       // seeding warms, which this thread would otherwise compute from the documents.

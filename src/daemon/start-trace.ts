@@ -2,10 +2,18 @@
 // (`svc-trace <epoch ms> <thread> <step> (cpu <this thread's CPU ms>)`), so where the milliseconds from spawn to the first
 // answer go can be read off one run, the import worker's steps included. Off, it costs one check.
 import { writeSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 
 const ON = process.env['SVC_TRACE_START'] === '1';
-const THREAD = isMainThread ? 'main' : 'worker';
+/**
+ * The thread the lines name: the import worker's entry says it is the worker (traceThread), so
+ * that this module need not load Node's worker_threads to ask (a warm start starts no worker).
+ */
+let thread: 'main' | 'worker' = 'main';
+
+/** Called first thing by the import worker's entry: its lines name the worker. */
+export function traceThread(name: 'main' | 'worker'): void {
+  thread = name;
+}
 
 /** Writes `step` with the time now, when tracing is on. */
 export function traceStep(step: string): void {
@@ -13,7 +21,7 @@ export function traceStep(step: string): void {
   // CPU time tells the work apart from waiting on a busy machine (Node 23.9+ has the call).
   const used = process.threadCpuUsage?.();
   const cpu = used ? ` (cpu ${((used.user + used.system) / 1000).toFixed(0)})` : '';
-  const line = `svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} ${THREAD} ${step}${cpu}\n`;
+  const line = `svc-trace ${(performance.timeOrigin + performance.now()).toFixed(1)} ${thread} ${step}${cpu}\n`;
   // Straight to the file descriptor: a worker's process.stderr goes through the main thread, and
   // what it still holds is lost when the worker is ended right after its job (as at start).
   try {

@@ -7,6 +7,8 @@
 //   /healthz, /readyz  liveness and readiness (catalogue loaded) for probes: no token, no details.
 // Every MCP request passes the Host/Origin check and the bearer-token check before anything else,
 // and its body is refused past maxBodyBytes before it is buffered.
+// First: zod's settings, before the SDK's modules below build their schemas.
+import './zod-config.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,8 @@
 // The only bridge between our tools (src/tools) and the MCP SDK: one SDK Server per connection
 // (2025-11-25 era: per session) or per request (2026-07-28 era over HTTP), every tool answered by
 // our own tools/list and tools/call handlers. Everything protocol-revision specific stays in this folder.
+// First: zod's settings, before the SDK's modules build their schemas.
+import './zod-config.ts';
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { INSTRUCTIONS, TOOLS, runTool } from '../tools/index.ts';
@@ -71,6 +73,19 @@ function describeInputError(tool: ToolDefinition, issues: readonly z.core.$ZodIs
   return `Invalid arguments for ${tool.name}: ${problems.join('; ')}`;
 }
 
+/**
+ * Each tool's argument schema, made on its first call and kept for the process: a client calls a
+ * few of the tools, a stdio start makes its server before the first answer, and a 2026-07-28
+ * request over HTTP gets a server of its own.
+ */
+const INPUTS = new WeakMap<ToolDefinition, z.ZodObject>();
+
+function inputSchema(tool: ToolDefinition): z.ZodObject {
+  let schema = INPUTS.get(tool);
+  if (!schema) INPUTS.set(tool, (schema = z.strictObject(tool.inputShape)));
+  return schema;
+}
+
 export interface CreateServerOptions {
   /**
    * The instance serves one connection for its whole life (stdio, a 2025-era HTTP session, SSE):
@@ -94,7 +109,7 @@ export function createMcpServer(options: McpServerOptions, create: CreateServerO
   if (create.connection) watchConnection(server, hooks);
 
   const tools = options.tools ?? TOOLS;
-  const byName = new Map(tools.map((t) => [t.name, { tool: t, input: z.strictObject(t.inputShape) }]));
+  const byName = new Map(tools.map((t) => [t.name, t]));
   // Generated once per tool array (describeTools caches it), or at build time for the built-in tools.
   const listed = listedTools(tools, TOOLS);
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
@@ -102,23 +117,23 @@ export function createMcpServer(options: McpServerOptions, create: CreateServerO
   // An unknown tool is the JSON-RPC error -32602 the spec asks for, and bad arguments are tool
   // errors (isError) in plain words, so the model can correct its next call.
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const entry = byName.get(request.params.name);
-    if (!entry) {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; the tools are ${[...byName.keys()].join(', ')}`);
     }
-    const parsed = entry.input.safeParse(request.params.arguments ?? {});
+    const parsed = inputSchema(tool).safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      return toCallToolResult({ isError: true, text: describeInputError(entry.tool, parsed.error.issues) });
+      return toCallToolResult({ isError: true, text: describeInputError(tool, parsed.error.issues) });
     }
-    const base = await options.context({ readsDetail: entry.tool.readsDetail === true });
+    const base = await options.context({ readsDetail: tool.readsDetail === true });
     const round = clientCanConfirm(server, ctx) ? confirmationRound(ctx) : undefined;
     const toolCtx: ToolContext = { ...base, signal: ctx.mcpReq.signal, ...(round ? { confirm: round.confirm } : {}) };
     const started = performance.now();
-    const result = await runTool(entry.tool, parsed.data as Record<string, unknown>, toolCtx);
+    const result = await runTool(tool, parsed.data as Record<string, unknown>, toolCtx);
     // The tool asked the person to confirm: nothing was sent; ask through the client, then run again.
     const ask = round?.pending();
     if (ask) return ask;
-    hooks.toolCall?.(entry.tool.name, performance.now() - started, !result.isError);
+    hooks.toolCall?.(tool.name, performance.now() - started, !result.isError);
     return toCallToolResult(result);
   });
   return server;

@@ -3,6 +3,8 @@
 // and pins one server instance to the connection. Nothing else may write to stdout in this mode:
 // logs go to stderr. The transport is ours so that a client that writes its requests and then
 // closes stdin (a pipe, a script) still gets every answer before the server goes away.
+// First: zod's settings, before the SDK's modules below build their schemas.
+import './zod-config.ts';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { McpServerOptions } from './server.ts';

@@ -56,6 +56,11 @@ export interface CoreData {
   /** sha256 hex of the link table and of the postings' bytes, when the encoder wrote them (see `Head`). */
   readonly linksSha256?: string;
   readonly postingsSha256?: string;
+  /**
+   * The endpoints' parameters, request body contents and responses that hold a schema link, each
+   * once (see `Expander.linkHolders`). Absent: walk the endpoints for them.
+   */
+  readonly linkHolders?: readonly object[];
 }
 
 export interface DetailPart {
@@ -320,7 +325,21 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const h = head as Head;
   const mini = postingsReader(h.index.mini, postings, lengths);
   const summaries = summariesAsTerms(h.index.summaries, h.index.terms);
-  return { v: h.v, meta: h.meta, endpoints, links, linksOffset, coreBytes: buf.length, index: { ...h.index, summaries, mini }, postings, postingsOffset: from, digests: h.digests, ...(h.facts ? { facts: h.facts } : {}), ...hashesOf(h) };
+  return {
+    v: h.v,
+    meta: h.meta,
+    endpoints,
+    links,
+    linksOffset,
+    coreBytes: buf.length,
+    index: { ...h.index, summaries, mini },
+    postings,
+    postingsOffset: from,
+    digests: h.digests,
+    ...(h.facts ? { facts: h.facts } : {}),
+    ...hashesOf(h),
+    linkHolders: expander.linkHolders,
+  };
 }
 
 type MiniData = Exclude<IndexImage['mini'], () => unknown>;

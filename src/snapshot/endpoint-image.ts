@@ -85,6 +85,8 @@ export class Expander {
   readonly #cold: ColdTexts;
   /** Lists already made, by kind and content: endpoints with equal lists share one array. */
   readonly #lists = new Map<string, readonly unknown[]>();
+  /** Parameters, request body contents and responses expanded so far that hold a schema link. */
+  readonly #holders: Loose[] = [];
 
   constructor(strings: readonly string[], shared: readonly unknown[], meta: SpecMeta, cold: ColdTexts) {
     if (!Array.isArray(strings) || !Array.isArray(shared)) throw new Error('spec image tables are not lists');
@@ -105,12 +107,16 @@ export class Expander {
     x['parameters'] = this.#list('p', x['parameters'], (n) =>
       this.#value(n, (p) => {
         for (const k of ['name', 'in', 'type', 'description']) if (p[k] !== undefined) p[k] = this.#string(p[k]);
+        if (p['schema']) this.#holders.push(p);
       }),
     );
     if (x['requestBody'] !== undefined) {
       x['requestBody'] = this.#value(x['requestBody'], (b) => {
         if (b['description'] !== undefined) b['description'] = this.#string(b['description']);
-        for (const c of b['contents'] as Loose[]) c['mediaType'] = this.#string(c['mediaType']);
+        for (const c of b['contents'] as Loose[]) {
+          c['mediaType'] = this.#string(c['mediaType']);
+          if (c['schema']) this.#holders.push(c);
+        }
       });
     }
     x['responses'] = this.#list('r', x['responses'], (n) =>
@@ -118,11 +124,22 @@ export class Expander {
         r['status'] = this.#string(r['status']);
         r['label'] = this.#string(r['label']);
         if (r['contentTypes'] !== undefined) r['contentTypes'] = this.#list('c', r['contentTypes'], (t) => this.#string(t));
+        if (r['schema']) this.#holders.push(r);
       }),
     );
     const id = x['id'];
     if (id !== undefined && typeof id !== 'string') throw new Error('spec image endpoint id is not text');
     return new StoredEndpoint(x as unknown as HotFields, id, this.#string(x['source']), this.#cold, n);
+  }
+
+  /**
+   * Every parameter, request body content and response of the endpoints expanded so far that holds
+   * a schema link (`{ $link: n }`), each once: they are shared values, expanded once each, so a
+   * spec's links are swapped holder by holder (detail.ts) rather than endpoint by endpoint, where
+   * the same parameter comes up again for every endpoint that has it.
+   */
+  get linkHolders(): readonly Loose[] {
+    return this.#holders;
   }
 
   /** `numbers` mapped by `each`, one array per kind and content (the items are shared values or strings: equal numbers, equal items). */

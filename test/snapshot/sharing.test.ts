@@ -9,6 +9,9 @@ import { FileDigests } from '../../src/daemon/digests.ts';
 import { SpecLoader } from '../../src/daemon/loader.ts';
 import { importSpec } from '../../src/import/index.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
+import { indexImage } from '../../src/catalog/catalog.ts';
+import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
+import { decodeCore, encodeCore, specFromCore } from '../../src/snapshot/index.ts';
 import { served, temp } from './support.ts';
 
 const FILE = path.resolve(import.meta.dirname, '../fixtures/import/swagger20-azure/storage.json');
@@ -105,5 +108,27 @@ describe('a spec loaded from its snapshot', () => {
     const node = changed.schemas.resolve(link(changed)) as { $unresolved?: string; reason?: string };
     assert.equal(node.$unresolved, '');
     assert.match(node.reason ?? '', /snapshot file changed.*svc update/);
+  });
+
+  it('swaps each shared parameter, body content and response link once, as walking every endpoint for them does', async () => {
+    const fresh = await importSpec(FILE, OPTIONS);
+    assert.ok(fresh.ok);
+    const docs = (fresh.spec.schemas as DocumentSchemaResolver).documents;
+    const core = encodeCore(fresh.spec, (f) => docs.doc(f), indexImage(fresh.spec), fresh.spec.files.map((f) => docs.digest(f) ?? ''));
+    const decoded = await decodeCore(new Uint8Array(core));
+    // The holders the decoder lists: every object of the endpoints that holds a link, each once.
+    const holding = new Set<object>();
+    for (const e of decoded.endpoints) for (const o of [...e.parameters, ...(e.requestBody?.contents ?? []), ...e.responses]) if (o.schema) holding.add(o);
+    assert.ok(holding.size > 0);
+    assert.equal(decoded.linkHolders?.length, holding.size);
+    assert.deepEqual(new Set(decoded.linkHolders), holding);
+    const viaHolders = specFromCore(decoded, undefined);
+    const { linkHolders: _h, ...withoutHolders } = await decodeCore(new Uint8Array(core));
+    const walked = specFromCore(withoutHolders, undefined);
+    assert.deepEqual(served(viaHolders), served(walked));
+    assert.deepEqual(served(viaHolders), served(fresh.spec));
+    // One link object per row either way: the `container` parameter's three uses share one.
+    const links = (spec: ImportedSpec) => new Set(spec.endpoints.flatMap((e) => e.parameters.map((p) => p.schema)));
+    assert.equal(links(viaHolders).size, links(walked).size);
   });
 });
