@@ -1,6 +1,6 @@
 // `svc update [--json]`: every daemon serving the config re-reads svc.yaml and the spec files and
 // re-imports what changed. Exit 0 all imported, 1 some spec (or the config) failed and the old
-// version keeps serving, 2 no daemon reachable.
+// version keeps serving, or a daemon did not answer (not updated), 2 no daemon reachable.
 import { request } from '../ipc/client.ts';
 import { formatUpdate } from '../ipc/format.ts';
 import type { UpdateProgress, UpdateResult } from '../ipc/protocol.ts';
@@ -53,9 +53,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   );
   progress?.finish();
   const wallMs = Math.round((performance.now() - started) * 10) / 10;
+  // A daemon whose socket accepts but that did not answer was not updated: listed, so that a script sees it.
+  const silent = reached.discovery.unresponsive.map((u) => ({ socket: u.socket, error: { code: 'no-answer', message: `did not answer: ${u.reason}` } }));
 
   if (json) {
-    ctx.stdout.write(`${JSON.stringify({ daemons: updates, wallMs })}\n`);
+    ctx.stdout.write(`${JSON.stringify({ daemons: [...updates, ...silent], wallMs })}\n`);
   } else {
     const out: string[] = [];
     for (const u of updates) {
@@ -63,7 +65,8 @@ export async function run(ctx: CommandContext): Promise<number> {
       if (u.result) out.push(formatUpdate(u.result, `svc check --config ${quote(u.config)}`));
       else out.push(safeLine(`  update failed: ${u.error?.message ?? 'unknown error'}`));
     }
+    for (const s of silent) out.push(safeLine(`daemon at ${s.socket}: not updated: ${s.error.message}`));
     ctx.stdout.write(`${out.join('\n')}\n`);
   }
-  return updates.every((u) => u.result?.ok === true) ? 0 : 1;
+  return silent.length === 0 && updates.every((u) => u.result?.ok === true) ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // A daemon whose socket accepts connections but that does not answer (stuck, or starved of CPU):
-// `svc status` names it in its text and in its JSON, and exits 1; with no other daemon it does not
-// say "no daemon" and suggest starting one, since one is there.
+// `svc status` and `svc update` name it in their text and in their JSON, and exit 1; with no other
+// daemon they do not say "no daemon" and suggest starting one, since one is there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -36,13 +36,15 @@ async function silentSocket(p: Project): Promise<{ path: string; close(): Promis
   };
 }
 
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 test('alone, a daemon that does not answer is named, and no other one is suggested', { skip }, async () => {
   const p = fixture();
   const silent = await silentSocket(p);
   try {
     const run = await svc(p, ['status']);
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, new RegExp(`${silent.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: a daemon is there but did not answer`));
+    assert.match(run.stderr, new RegExp(`${escaped(silent.path)}: a daemon is there but did not answer`));
     assert.match(run.stderr, /no daemon serving .*svc\.yaml answered; 1 did not/);
     assert.doesNotMatch(run.stderr, /start one with/);
   } finally {
@@ -51,7 +53,7 @@ test('alone, a daemon that does not answer is named, and no other one is suggest
   }
 });
 
-test('beside a live daemon, one that does not answer is in the JSON with its socket and why, and status exits 1', { skip }, async () => {
+test('beside a live daemon, one that does not answer is in the JSON with its socket and why, and status and update exit 1', { skip }, async () => {
   const p = fixture();
   const d = await startDaemon(p);
   const silent = await silentSocket(p);
@@ -66,7 +68,16 @@ test('beside a live daemon, one that does not answer is in the JSON with its soc
     assert.equal(quiet.status, undefined);
     const text = await svc(p, ['status']);
     assert.equal(text.code, 1);
-    assert.match(text.stdout, new RegExp(`daemon at ${silent.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no status: did not answer`));
+    assert.match(text.stdout, new RegExp(`daemon at ${escaped(silent.path)}: no status: did not answer`));
+    // An update reaches the live daemon and says which one it could not.
+    const up = await svcJson<{ daemons: { socket: string; pid?: number; result?: { ok: boolean }; error?: { code: string; message: string } }[] }>(p, ['update']);
+    assert.equal(up.run.code, 1, up.run.stderr);
+    assert.equal(up.json.daemons.find((x) => x.pid === d.pid)?.result?.ok, true);
+    const notUpdated = up.json.daemons.find((x) => x.socket === silent.path);
+    assert.equal(notUpdated?.error?.code, 'no-answer', JSON.stringify(up.json.daemons));
+    const upText = await svc(p, ['update']);
+    assert.equal(upText.code, 1);
+    assert.match(upText.stdout, new RegExp(`daemon at ${escaped(silent.path)}: not updated: did not answer`));
   } finally {
     await silent.close();
     await d.stop();
