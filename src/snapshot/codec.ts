@@ -58,9 +58,9 @@ export interface CoreData {
   readonly postingsSha256?: string;
   /**
    * The endpoints' parameters, request body contents and responses that hold a schema link, each
-   * once (see `Expander.linkHolders`). Absent: walk the endpoints for them.
+   * once (see `Expander.linkHolders`).
    */
-  readonly linkHolders?: readonly object[];
+  readonly linkHolders: readonly object[];
 }
 
 export interface DetailPart {

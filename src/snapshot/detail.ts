@@ -278,7 +278,7 @@ export async function specFromCoreInSteps(core: CoreData, source: DetailSource |
   }
 }
 
-/** Link holders (or endpoints, for a core without its holders) linked per step of `specSteps`. */
+/** Link holders linked per step of `specSteps`. */
 const LINK_STEP = 2000;
 
 function* specSteps(core: CoreData, source: DetailSource | undefined): Generator<void, ImportedSpec> {
@@ -303,20 +303,10 @@ function* specSteps(core: CoreData, source: DetailSource | undefined): Generator
   const meta = core.meta;
   const endpoints = core.endpoints as Endpoint[];
   let n = 0;
-  const holders = core.linkHolders;
-  if (holders) {
-    // The decoder kept each holder once (see `CoreData.linkHolders`).
-    for (const h of holders as { schema: unknown }[]) {
-      if (++n % LINK_STEP === 0) yield;
-      h.schema = link(h.schema);
-    }
-  } else {
-    for (const e of endpoints) {
-      if (++n % LINK_STEP === 0) yield;
-      for (const p of e.parameters) if (p.schema) (p as { schema?: SchemaLink }).schema = link(p.schema);
-      for (const c of e.requestBody?.contents ?? []) if (c.schema) (c as { schema?: SchemaLink }).schema = link(c.schema);
-      for (const r of e.responses) if (r.schema) (r as { schema?: SchemaLink }).schema = link(r.schema);
-    }
+  // The decoder kept each holder once (see `CoreData.linkHolders`).
+  for (const h of core.linkHolders as { schema: unknown }[]) {
+    if (++n % LINK_STEP === 0) yield;
+    h.schema = link(h.schema);
   }
   const spec: ImportedSpec = { ...meta, endpoints, schemas: new LazySchemas(detail) };
   // Served from a snapshot file, the index's postings stay there until a first search needs them.
