@@ -5,6 +5,8 @@
 //   snapshot, no compile cache), and each process's peak RSS; svc both as users install it (this
 //   checkout packed and installed into the bench cache folder: the bundle in dist/) and as the
 //   checkout runs it (the TypeScript sources);
+// - the same warm, cold and RSS ratios on three descriptions of ../shared/specs the start-up work was
+//   not tuned on (Kubernetes, Box, Stripe), when that folder is there;
 // - import + index of the description in this process (no snapshot) against its JSON.parse;
 // - 100,000 endpoints (GitHub's description under distinct names): warm load -> first search,
 //   heap and RSS after a full GC, search p50/p99;
@@ -216,6 +218,54 @@ async function hundredThousand(file: string, perSpec: number): Promise<string[]>
   }
 }
 
+/**
+ * The same start-up measures on descriptions nobody tuned the start-up for (the work above was
+ * profiled on GitHub's): from ../shared/specs when it is there. Installed package against the peer.
+ */
+const OTHER_DESCRIPTIONS: readonly [label: string, file: string][] = [
+  ['Kubernetes (Swagger 2.0, JSON)', 'swagger-2.0/kubernetes/swagger.json'],
+  ['Box (OpenAPI 3.0, JSON)', 'openapi-3.0/box/openapi.json'],
+  ['Stripe 2023 (OpenAPI 3.0, YAML)', 'openapi-3.0/stripe/2023-09-12/spec3.yaml'],
+];
+
+async function otherDescriptions(dir: string, installed: string, peer: string): Promise<string[]> {
+  const corpus = path.resolve(REPO, '../shared/specs');
+  const rows: string[] = [];
+  for (const [label, rel] of OTHER_DESCRIPTIONS) {
+    const file = path.join(corpus, rel);
+    if (!existsSync(file)) continue;
+    const config = path.join(dir, `other-${rows.length}.yaml`);
+    writeFileSync(config, `specs:\n  - path: ${JSON.stringify(file)}\n    name: other\n`);
+    const warmHome = path.join(dir, `other-warm-${rows.length}`);
+    for (let i = 0; i < 3; i++) {
+      await svcStart(config, warmHome, installed);
+      await scriptCacheWritten(warmHome);
+    }
+    const warm: Start[] = [];
+    const cold: Start[] = [];
+    const theirs: Start[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      warm.push(await svcStart(config, warmHome, installed));
+      const coldHome = path.join(dir, `other-cold-${i}`);
+      cold.push(await svcStart(config, coldHome, installed));
+      await scriptCacheWritten(coldHome);
+      rmSync(coldHome, { recursive: true, force: true });
+      theirs.push(await spawnAndAsk(process.execPath, [peer, '--api-base-url', 'https://api.example.invalid', '--openapi-spec', file, '--tools', 'dynamic'], {}, 'list-api-endpoints', {}));
+    }
+    const [w, c, p] = [summary('', warm), summary('', cold), summary('', theirs)];
+    const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+    rows.push(`| ${label} | ${ms(w.first)} ms (${x(w.first, p.first)}) | ${ms(c.first)} ms (${x(c.first, p.first)}) | ${x(w.rss, p.rss)} / ${x(c.rss, p.rss)} | ${ms(p.first)} ms, ${mb(p.rss)} MiB |`);
+  }
+  if (rows.length === 0) return ['Other descriptions: not measured (../shared/specs is not present).'];
+  return [
+    `The same on descriptions the start-up work was not tuned on (installed package against the peer, ${RUNS} spawns each, medians; ratios to the peer; targets as above):`,
+    '',
+    '| description | svc warm | svc cold | peak RSS warm / cold | peer |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
 export async function run(): Promise<string> {
   const file = githubDescription();
   if (!file) return '## Start-up against the peer (bench/startup.bench.ts)\n\nNot measured: GitHub REST description unavailable.';
@@ -266,6 +316,7 @@ export async function run(): Promise<string> {
   await svcStart(config, tracedHome, installed ?? SVC, coldTrace);
   if (installed) await scriptCacheWritten(tracedHome);
   await svcStart(config, installed ? installedWarmHome : warmHome, installed ?? SVC, warmTrace);
+  const others = installed && bin ? await otherDescriptions(dir, installed, bin) : [];
   rmSync(dir, { recursive: true, force: true });
   const rows = [
     summary('svc installed package, warm (snapshot, compile cache, script code cache)', installedWarm),
@@ -284,6 +335,8 @@ export async function run(): Promise<string> {
     if (installed) out.push(`Ratios to the peer, installed package: ${ratios(rows[0]!, rows[1]!)}.`, '');
     out.push(`Ratios to the peer, checkout: ${ratios(rows.at(-2)!, rows.at(-1)!)}.`);
   } else out.push('', `Peer not measured: ${PEER}@${PEER_VERSION} could not be installed into ${path.relative(REPO, PEER_DIR)}.`);
+
+  if (others.length > 0) out.push('', ...others);
 
   const which = installed ? 'installed package' : 'checkout';
   out.push('', `Where the time goes (SVC_TRACE_START=1, one start of each kind, ${which}; wall times on a busy machine stretch, CPU times much less):`, '');
