@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuery } from '../../src/catalog/search.ts';
+import { PHRASAL_INTENTS } from './phrasal-verbs.ts';
 
 describe('query words', () => {
   it('reads a command from every determiner after the first word, and from every particle before one', () => {
@@ -27,14 +28,7 @@ describe('query words', () => {
   });
 
   it('reads each verb with its particle as the intent of the pair', () => {
-    const pairs: [string, string][] = [
-      ['set up', 'create'], ['sign up', 'create'], ['back up', 'create'],
-      ['turn on', 'update'], ['turn off', 'update'], ['switch on', 'update'], ['switch off', 'update'],
-      ['roll back', 'update'], ['hang up', 'update'], ['shut down', 'update'],
-      ['clean up', 'delete'], ['take down', 'delete'],
-      ['look up', 'get'], ['find out', 'get'], ['check on', 'get'],
-    ];
-    for (const [pair, intent] of pairs) {
+    for (const [pair, intent] of PHRASAL_INTENTS) {
       const q = parseQuery(`${pair} widgets`);
       assert.equal(q.intent, intent, pair);
       assert.equal(q.hinted, true, pair);

@@ -6,17 +6,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { derivedForms } from '../../src/catalog/morphology.ts';
 import { parseQuery } from '../../src/catalog/query.ts';
-
-const PHRASAL: [string, string][] = [
-  ['set up', 'create'], ['sign up', 'create'], ['back up', 'create'],
-  ['turn on', 'update'], ['turn off', 'update'], ['switch on', 'update'], ['switch off', 'update'],
-  ['roll back', 'update'], ['hang up', 'update'], ['shut down', 'update'],
-  ['clean up', 'delete'], ['take down', 'delete'],
-  ['look up', 'get'], ['find out', 'get'], ['check on', 'get'],
-];
+import { PHRASAL_INTENTS } from './phrasal-verbs.ts';
 
 describe('a phrasal verb', () => {
-  for (const [verb, intent] of PHRASAL) {
+  for (const [verb, intent] of PHRASAL_INTENTS) {
     it(`"${verb}" asks to ${intent}`, () => {
       assert.equal(parseQuery(`${verb} the gizmo`).intent, intent);
     });
