@@ -1,7 +1,7 @@
 // The daemon's side of the IPC socket. It answers every line with exactly one reply: garbage,
 // oversized or unknown messages get an error reply and the connection (and the daemon) keep going.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SvcError } from '../model/errors.ts';
@@ -362,10 +362,10 @@ async function claimPath(path: string): Promise<void> {
   removeSocketFile(path);
 }
 
-/** Removes the sockets of daemons that died without cleaning up (crash, SIGKILL). */
+/** Removes the sockets of daemons that died without cleaning up (crash, SIGKILL), and their hidden binding names. */
 async function cleanStaleSockets(target: SocketTarget, own: string): Promise<void> {
   await Promise.all(
-    listSockets(target)
+    [...listSockets(target), ...hiddenLeftovers(dirname(own), Date.now())]
       .filter((p) => p !== own)
       .map(async (p) => {
         const state = await probe(p, 2000);
@@ -383,6 +383,36 @@ export function bindingPath(path: string, max: number): string {
   if (path.startsWith('\\\\')) return path;
   const hidden = join(dirname(path), `.${randomBytes(4).toString('hex')}`);
   return Buffer.byteLength(hidden) <= max ? hidden : path;
+}
+
+/**
+ * How long a hidden binding name lives while its daemon starts: bind, listen, link and unlink take
+ * milliseconds. An older one is the leftover of a daemon that died in between (SIGKILL, a crash).
+ * Younger ones are left alone even when they refuse connections: between bind() and listen() a
+ * starting daemon's does, and removing it would stop that daemon from linking it into place.
+ */
+export const HIDDEN_LEFTOVER_AGE_MS = 60_000;
+
+/** Hidden binding names (`bindingPath`) in `dir` older than `ageMs` at `now`: sockets only. */
+export function hiddenLeftovers(dir: string, now: number, ageMs: number = HIDDEN_LEFTOVER_AGE_MS): string[] {
+  if (dir.startsWith('\\\\')) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => /^\.[0-9a-f]{8}$/.test(name));
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (st.isSocket() && now - st.mtimeMs > ageMs) out.push(path);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
 }
 
 export function removeSocketFile(path: string): void {

@@ -4,7 +4,7 @@
 // leftover and removed, and that daemon could no longer be reached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { request } from '../../src/ipc/client.ts';
 import { listSockets, maxSocketPathBytes, socketTarget } from '../../src/ipc/paths.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
-import { DaemonRunningError, IpcServer, bindingPath, linkIntoPlace } from '../../src/ipc/server.ts';
+import { DaemonRunningError, HIDDEN_LEFTOVER_AGE_MS, IpcServer, bindingPath, hiddenLeftovers, linkIntoPlace } from '../../src/ipc/server.ts';
+import { killedSocketHolder } from './stale-socket.ts';
 
 const skipWindows = process.platform === 'win32' ? 'Unix sockets only' : false;
 
@@ -122,6 +123,63 @@ test('a socket path at the system limit, where the hidden name does not fit, is 
     } finally {
       await server.close();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a starting daemon removes hidden binding names left by a daemon that died before linking, once they are old, and nothing else', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const target = socketTarget({ configFile: '/x/svc.yaml', env: { XDG_RUNTIME_DIR: dir } });
+    assert.equal(target.kind, 'dir');
+    const folder = target.kind === 'dir' ? target.dir : '';
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Two leftovers of killed daemons: one older than a start can take, one that may be a daemon starting now.
+    const old = join(folder, '.0123abcd');
+    const young = join(folder, '.89abcdef');
+    await killedSocketHolder(old);
+    await killedSocketHolder(young);
+    const past = new Date(Date.now() - HIDDEN_LEFTOVER_AGE_MS - 5_000);
+    utimesSync(old, past, past);
+    // Hidden files that are not binding names: another name shape, or not a socket.
+    writeFileSync(join(folder, '.fedcba98'), 'not a socket');
+    utimesSync(join(folder, '.fedcba98'), past, past);
+    writeFileSync(join(folder, '.notes'), '');
+    const server = await IpcServer.listen({ target, handlers });
+    try {
+      const deadline = Date.now() + 5_000;
+      while (existsSync(old) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(existsSync(old), false, 'the old leftover is removed');
+      assert.deepEqual(readdirSync(folder).sort(), ['.89abcdef', '.fedcba98', '.notes', basename(server.path)].sort());
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('hidden leftovers: exactly the hidden binding names that are sockets older than the age, whatever else the folder holds', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const names = ['.00000000', '.ffffffff', '.1234567', '.123456789', '.ABCDEF12', '00000000', '.0000000g'];
+    for (const name of names) await killedSocketHolder(join(dir, name));
+    const now = Date.now();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: -1_000, max: 10 * HIDDEN_LEFTOVER_AGE_MS }), { minLength: names.length, maxLength: names.length }), async (ages) => {
+        names.forEach((name, i) => {
+          const at = new Date(now - ages[i]!);
+          utimesSync(join(dir, name), at, at);
+        });
+        const expected = names.filter((name, i) => /^\.[0-9a-f]{8}$/.test(name) && ages[i]! > HIDDEN_LEFTOVER_AGE_MS + 1_000).map((n) => join(dir, n));
+        const ambiguous = names.filter((_, i) => Math.abs(ages[i]! - HIDDEN_LEFTOVER_AGE_MS) <= 1_000).map((n) => join(dir, n));
+        const found = hiddenLeftovers(dir, now).filter((p) => !ambiguous.includes(p));
+        assert.deepEqual(found.sort(), expected.filter((p) => !ambiguous.includes(p)).sort());
+      }),
+      { numRuns: 50 },
+    );
+    assert.deepEqual(hiddenLeftovers(join(dir, 'absent'), now), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
