@@ -317,23 +317,31 @@ export class IpcServer {
   }
 }
 
+/** The two ways `linkIntoPlace` names a socket (a test passes a file system without hard links). */
+export interface NameOps {
+  link(existing: string, name: string): void;
+  rename(existing: string, name: string): void;
+}
+
+const NODE_NAME_OPS: NameOps = { link: linkSync, rename: renameSync };
+
 /**
  * Gives the socket bound at `bound` its own name `path` and removes `bound`. A link fails where the
  * name is taken (EEXIST), as bind() would have: another daemon has it. A file system without hard
  * links gets a rename instead (the name was free a moment ago). On failure the server is closed.
  */
-export async function linkIntoPlace(server: Server, bound: string, path: string): Promise<void> {
+export async function linkIntoPlace(server: Server, bound: string, path: string, files: NameOps = NODE_NAME_OPS): Promise<void> {
   // Closing the server removes the name it is bound to.
   const fail = async (error: unknown): Promise<never> => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
   };
   try {
-    linkSync(bound, path);
+    files.link(bound, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fail(new DaemonRunningError(path));
     try {
-      renameSync(bound, path);
+      files.rename(bound, path);
     } catch (moveError) {
       return fail(moveError);
     }

@@ -4,8 +4,8 @@
 // leftover and removed, and that daemon could no longer be reached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -101,6 +101,39 @@ test('a failure other than a taken name is that failure, and the server is close
     await assert.rejects(linkIntoPlace(server, bound, join(dir, 'gone', '4242.sock')), (error: NodeJS.ErrnoException) => error.code === 'ENOENT' && !(error instanceof DaemonRunningError));
     assert.equal(server.listening, false);
     assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('on a file system without hard links the socket is renamed into place, answers there, and the hidden name goes', { skip: skipWindows }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-claim-'));
+  try {
+    const bound = join(dir, '.0badc0de');
+    const path = join(dir, '4242.sock');
+    const server = createServer((socket) => socket.end('hello\n'));
+    await new Promise<void>((resolve) => server.listen(bound, resolve));
+    try {
+      const noLinks = {
+        link: () => {
+          throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+        },
+        rename: renameSync,
+      };
+      await linkIntoPlace(server, bound, path, noLinks);
+      assert.equal(server.listening, true);
+      assert.deepEqual(readdirSync(dir), ['4242.sock']);
+      const reply = await new Promise<string>((resolve, reject) => {
+        const c = connect(path);
+        let text = '';
+        c.on('data', (d) => (text += d));
+        c.on('end', () => resolve(text));
+        c.on('error', reject);
+      });
+      assert.equal(reply, 'hello\n');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
