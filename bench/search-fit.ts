@@ -12,6 +12,9 @@
 //   npm run bench:search-fit -- --fit --all     fit on every development API (nothing held out)
 //   npm run bench:search-fit -- --set a.b=1,c=2 figures at a setting (names as printed by --fit)
 //   npm run bench:search-fit -- --splits 3      fits on random halves of the 20 development APIs, each checked on the other half
+//   npm run bench:search-fit -- --wide ...      the 24 APIs of the wide and test2 sets loaded too (test2's queries never read);
+//                                               with --fit: fit on dev and all of fresh, the wide set held out (with --all
+//                                               as well: fit on all 32 development APIs)
 //
 // Weights read at search time are patched in place; the BM25 field boosts and parameters also shape
 // the per-term bounds an index stores when it is built, so changing one builds the catalogue again.
@@ -21,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/catalog/index.ts';
 import { API_FIT, FORM_WEIGHTS, IDF_RESCALE, NAMING_WORDS, PATH_EVIDENCE, SIBLING_WEIGHTS, WEIGHTS } from '../src/catalog/weights.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
-import { EVAL_APIS, corpusAvailable } from '../test/search/apis.ts';
+import { DEFAULT_SETS, EVAL_APIS, EVAL_SETS, TEST_SETS, corpusAvailable } from '../test/search/apis.ts';
 import { type Query, QUERY_DIR, firstRank, importApis, loadQueries, resolveIds } from '../test/search/harness.ts';
 import { RESULT_LIMIT } from '../test/search/measure.ts';
 import { seededRandom } from '../test/support/seeded-random.ts';
@@ -127,6 +130,7 @@ function score(ranks: readonly number[]): Score {
 export interface Groups {
   readonly dev: Score;
   readonly fresh: Score;
+  readonly wide: Score;
   /** The queries of the APIs fitted on, and of the others. */
   readonly fit: Score;
   readonly held: Score;
@@ -183,6 +187,7 @@ export class Fitter {
     return {
       dev: pick((q) => q.set === 'dev'),
       fresh: pick((q) => q.set === 'fresh'),
+      wide: pick((q) => q.set === 'wide'),
       fit: pick((q) => this.fitSpecs.has(q.spec)),
       held: pick((q) => !this.fitSpecs.has(q.spec)),
       all: pick(() => true),
@@ -223,7 +228,7 @@ export class Fitter {
 const STEPS = [0.5, 0.75, 1.25, 1.5, 2];
 const f3 = (n: number) => n.toFixed(3);
 export const line = (label: string, s: Score) => `${label.padEnd(8)} n ${String(s.n).padStart(3)}  ${f3(s.hit1)} / ${f3(s.hit5)} / ${f3(s.mrr)}`;
-const show = (g: Groups) => [line('dev', g.dev), line('fresh', g.fresh), line('fit', g.fit), line('held', g.held), line('all', g.all)].join('\n');
+const show = (g: Groups) => [line('dev', g.dev), line('fresh', g.fresh), ...(g.wide.n > 0 ? [line('wide', g.wide)] : []), line('fit', g.fit), line('held', g.held), line('all', g.all)].join('\n');
 
 /**
  * Leave-one-API-out check of one coordinate step: for each API of the fit set, the candidate the
@@ -351,17 +356,27 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const started = performance.now();
-  const { specs } = await importApis(EVAL_APIS);
+  const wide = argv.includes('--wide');
+  const sets = wide ? EVAL_SETS : DEFAULT_SETS;
+  const { specs } = await importApis(EVAL_APIS.filter((a) => sets.includes(a.set)));
   const loaded = new Set(specs.map((s) => s.name));
   const probe = new Catalog(specs);
   // Development queries only: the test set's query files are not even read.
   const queries = resolveIds(
-    loadQueries(QUERY_DIR, ['dev', 'fresh']).filter((q) => loaded.has(q.spec)),
+    loadQueries(
+      QUERY_DIR,
+      sets.filter((set) => !TEST_SETS.includes(set)),
+    ).filter((q) => loaded.has(q.spec)),
     probe.list({}),
   );
   const [first, second] = freshHalves(queries);
-  const fitHalf = argv.includes('--all') ? [...first, ...second] : argv.includes('--swap') ? second : first;
-  process.stdout.write(`fresh fit half: ${fitHalf.join(', ')}; held out: ${(argv.includes('--swap') ? first : second).join(', ')}\n`);
+  const wideApis = [...new Set(queries.filter((q) => q.set === 'wide').map((q) => q.spec))];
+  const fitHalf = wide ? [...first, ...second, ...(argv.includes('--all') ? wideApis : [])] : argv.includes('--all') ? [...first, ...second] : argv.includes('--swap') ? second : first;
+  process.stdout.write(
+    wide
+      ? `fit on dev and fresh${argv.includes('--all') ? ' and wide' : '; held out: the wide set'}\n`
+      : `fresh fit half: ${fitHalf.join(', ')}; held out: ${(argv.includes('--swap') ? first : second).join(', ')}\n`,
+  );
   const known = new Set(fittedWeights().map((w) => w.name));
   const setAt = argv.indexOf('--set');
   const setting = setAt >= 0 ? parseSetting(argv[setAt + 1] ?? '') : new Map<string, number>();
@@ -374,7 +389,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const used = process.cpuUsage(cpu);
   process.stdout.write(`${show(base)}\none evaluation: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (first, indexes loading)\n`);
   const splitsAt = argv.indexOf('--splits');
-  if (splitsAt >= 0) splits(fitter, [...devApis, ...first, ...second].sort(), Number(argv[splitsAt + 1] ?? 3), argv.includes('--cv'));
+  if (splitsAt >= 0) splits(fitter, [...devApis, ...first, ...second, ...wideApis].sort(), Number(argv[splitsAt + 1] ?? 3), argv.includes('--cv'));
   if (argv.includes('--fit')) {
     const cpu2 = process.cpuUsage();
     fitter.at(setting);

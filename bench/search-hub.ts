@@ -100,7 +100,10 @@ export async function runHub(
   vocabulary?: Vocabulary,
 ): Promise<HubResult> {
   const apiDir = ensureDirectory();
-  const twins = new Set(EVAL_APIS.flatMap((a) => a.twins));
+  // Copies of the evaluation APIs loaded here; an evaluation API not loaded (the wide set, unless
+  // asked for) stays in the directory under its own name, as a user would load it.
+  const loaded = new Set(evalSpecs.map((s) => s.name));
+  const twins = new Set(EVAL_APIS.filter((a) => loaded.has(a.name)).flatMap((a) => a.twins));
   const ids = directoryIds(apiDir);
   const absent = [...twins].filter((t) => !ids.includes(t));
   if (absent.length > 0) log(`search hub: twins listed but not in the directory: ${absent.join(', ')}`);
@@ -130,7 +133,6 @@ export async function runHub(
   const heapMB = process.memoryUsage().heapUsed / 1024 ** 2;
   log(`search hub: ${hubSpecs.length} directory APIs, ${catalog.size} endpoints; import ${importSeconds.toFixed(0)} s, index ${buildSeconds.toFixed(1)} s`);
 
-  const loaded = new Set(evalSpecs.map((s) => s.name));
   const queries = resolveIds(
     loadQueries().filter((q) => loaded.has(q.spec)),
     evalSpecs.flatMap((s) => s.endpoints),

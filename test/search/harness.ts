@@ -50,7 +50,7 @@ export function parseQueryFile(file: string, spec: string, set: EvalSet, heldOut
 
 /**
  * Read the query sets: development = `<spec>.tsv` and `heldout/<spec>.tsv`, test = `test/<spec>.tsv`,
- * fresh = `fresh/<spec>.tsv`. `sets` limits which are read (the regression guard reads development queries only).
+ * fresh = `fresh/<spec>.tsv`, wide = `wide/<spec>.tsv`, test2 = `test2/<spec>.tsv`. `sets` limits which are read (the regression guard reads development queries only).
  */
 export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = EVAL_SETS): Query[] {
   const out: Query[] = [];
@@ -66,6 +66,8 @@ export function loadQueries(dir = QUERY_DIR, sets: readonly EvalSet[] = EVAL_SET
   }
   if (sets.includes('test')) readDir(path.join(dir, 'test'), 'test', false);
   if (sets.includes('fresh')) readDir(path.join(dir, 'fresh'), 'fresh', false);
+  if (sets.includes('wide')) readDir(path.join(dir, 'wide'), 'wide', false);
+  if (sets.includes('test2')) readDir(path.join(dir, 'test2'), 'test2', false);
   return out;
 }
 

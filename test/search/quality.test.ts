@@ -134,6 +134,15 @@ describe('query set files', () => {
     assert.deepEqual([...apis].filter((a) => others.has(a)), []);
   });
 
+  it('hold a second test set (test2) of at least 8 APIs and 150 queries beside a wide development set, each API in one set only', () => {
+    const test2 = queries.filter((q) => q.set === 'test2');
+    assert.ok(new Set(test2.map((q) => q.spec)).size >= 8, 'test2 APIs');
+    assert.ok(test2.length >= 150, `${test2.length} test2 queries`);
+    const setsOf = new Map<string, Set<string>>();
+    for (const q of queries) setsOf.set(q.spec, (setsOf.get(q.spec) ?? new Set()).add(q.set));
+    assert.deepEqual([...setsOf].filter(([, sets]) => sets.size > 1).map(([spec]) => spec), []);
+  });
+
   it('never use a description reserved for independent evaluation', () => {
     for (const api of EVAL_APIS) {
       if (api.source === 'directory') assert.equal(isReserved(api.file), false, api.file);
