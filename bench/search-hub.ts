@@ -28,6 +28,9 @@ export interface HubResult {
   readonly dev?: Figures;
   /** The fresh development set (figures only). */
   readonly fresh?: Figures;
+  /** The wide development set and the second test set, when loaded (`--wide`; figures only). */
+  readonly wide?: Figures;
+  readonly test2?: Figures;
   /** The development queries' results at hub scale, for `--misses` (test results are never kept). */
   readonly devResults?: readonly QueryResult[];
   /** Why the development queries missed at hub scale (counts; test results are never classified). */
@@ -142,6 +145,7 @@ export async function runHub(
   const testResults = run('test');
   const devResults = run('dev');
   const freshResults = run('fresh');
+  const [wideResults, test2Results] = [run('wide'), run('test2')];
   const test = testResults.length > 0 ? figures(testResults) : undefined;
   const dev = devResults.length > 0 ? figures(devResults) : undefined;
   const fresh = freshResults.length > 0 ? figures(freshResults) : undefined;
@@ -164,6 +168,8 @@ export async function runHub(
     maxHeapMB: heap_size_limit / 1024 ** 2,
     ...(test ? { test } : {}),
     ...(fresh ? { fresh } : {}),
+    ...(wideResults.length > 0 ? { wide: figures(wideResults) } : {}),
+    ...(test2Results.length > 0 ? { test2: figures(test2Results) } : {}),
     ...(dev ? { dev, devResults: devResults.map((r) => withoutReserved(r, reserved)) } : {}),
     ...(devCauses ? { devCauses } : {}),
     ...(withVocabulary ? { withVocabulary } : {}),
@@ -188,6 +194,8 @@ export function hubLines(r: HubResult): string[] {
     fig('test whole', r.test),
     fig('dev whole', r.dev),
     fig('fresh whole', r.fresh),
+    ...(r.test2 ? [fig('test2 whole', r.test2)] : []),
+    ...(r.wide ? [fig('wide whole', r.wide)] : []),
     ...(r.devCauses ? [causeLine(r.devCauses)] : []),
     ...(r.withVocabulary ? [fig('test whole, with the vocabulary', r.withVocabulary.test), fig('dev whole, with the vocabulary', r.withVocabulary.dev)] : []),
   ];

@@ -13,6 +13,7 @@ import { Catalog } from '../src/catalog/index.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import { corpusAvailable, evaluate, importQuerySpecs, loadQueries, resolveIds } from '../test/search/harness.ts';
+import { EVAL_SETS } from '../test/search/apis.ts';
 import { type Row, evaluateSearch } from './search-eval.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,6 +92,23 @@ export async function run(): Promise<string> {
   const devMisses = (report.results.get('dev whole') ?? []).filter((r) => r.rank === 0 || r.rank > 5);
   if (devMisses.length > 0) {
     lines.push('', `Development queries not in the top five over the whole catalogue (${devMisses.length}): ${devMisses.map((m) => `"${m.query.query}" (${m.query.spec})`).join(', ')}.`);
+  }
+
+  // The 24 APIs of the wide development set and the second test set loaded as well (57 APIs): test2
+  // has never been read nor chosen on, so its figures say most about APIs nobody looked at.
+  const wide = (await evaluateSearch({ known: false, baseline: false, sets: EVAL_SETS })).report;
+  if (wide.apis.test2.length > 0) {
+    const order = ['test2', 'test', 'wide', 'dev', 'fresh'];
+    const rank = (r: Row) => order.indexOf(r.label.split(' ')[0]!);
+    lines.push(
+      '',
+      `With the wide development set (${wide.apis.wide.join(', ')}) and the second test set, test2 (${wide.apis.test2.join(', ')}) loaded too: ` +
+        `${EVAL_SETS.reduce((n, set) => n + wide.apis[set].length, 0)} APIs, ${wide.endpoints.toLocaleString('en-US')} endpoints (\`npm run bench:search -- --wide\`; test2 first: it has never been read nor chosen on).`,
+      '',
+      '| Set, scope | Queries | hit@1 | hit@5 | MRR | p50 ms | p99 ms | empty |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...[...wide.sets].sort((a, b) => rank(a) - rank(b)).map((r) => row(r).replace(/\| \| \| \| \| \|$/, '')),
+    );
   }
 
   // Each rule family off in turn: what it is worth on the test APIs (it stays only if they lose without it).
