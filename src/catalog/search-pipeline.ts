@@ -36,24 +36,32 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
   const { accept } = filter;
   // A path the query names outright comes first: the caller already knows what it wants.
   const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
-  // Then an endpoint whose summary or operationId the query is, word for word.
-  const exact = parsed.paths.length === 0 ? exactMatches(states, parsed.exact, accept, states === loaded.states && states.length > 1 ? loaded.exact : undefined) : [];
+  // Then an endpoint whose summary or operationId the query is, word for word. A query of a method
+  // and paths alone is a path; one that says more and holds a path may be a summary that quotes one
+  // ("Returns a user's following. (use /users/{user_id} instead)"): that endpoint comes first.
+  const prose = parsed.words.length > 0;
+  const exact = parsed.paths.length === 0 || prose ? exactMatches(states, parsed.exact, accept, states === loaded.states && states.length > 1 ? loaded.exact : undefined) : [];
+  const quoted = exact.length > 0 && named.length > 0;
   // Several endpoints say the same words: the ranking's first `QUOTED_RANKED` order them, so the
   // ranking reaches at least that deep.
   const depth = exact.length > 1 ? Math.max(limit, QUOTED_RANKED) : limit;
   // When the named path fills the page (the same path in many specs), the text ranking is not needed.
-  let ranked = named.length >= limit ? [] : rankText(loaded, states, query, parsed, depth, filter);
+  let ranked = named.length >= limit && !quoted ? [] : rankText(loaded, states, query, parsed, depth, filter);
   // No other word matched: the verbs are what is left to find something by.
   const verbs = ranked.length === 0 && named.length < limit ? withVerbsSearched(parsed) : undefined;
   if (verbs) ranked = rankText(loaded, states, query, verbs, depth, filter);
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
   const top = ranked[0]?.score ?? 1;
-  for (const entry of named) {
-    if (hits.length >= limit) break;
-    seen.add(entry.endpoint.id);
-    hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
-  }
+  const pushNamed = () => {
+    for (const entry of named) {
+      if (hits.length >= limit) break;
+      if (seen.has(entry.endpoint.id)) continue;
+      seen.add(entry.endpoint.id);
+      hits.push({ endpoint: entry.endpoint, score: top * 2 + 1 });
+    }
+  };
+  if (!quoted) pushNamed();
   if (exact.length > 0) {
     // Those among the ranking's first `QUOTED_RANKED` in its order, then the rest in catalogue order:
     // an order that does not depend on how deep the page reaches, or pages would show one twice.
@@ -64,9 +72,10 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
       if (hits.length >= limit) break;
       if (seen.has(entry.endpoint.id)) continue;
       seen.add(entry.endpoint.id);
-      hits.push({ endpoint: entry.endpoint, score: top * 1.5 + 1 });
+      hits.push({ endpoint: entry.endpoint, score: quoted ? top * 3 + 1 : top * 1.5 + 1 });
     }
   }
+  if (quoted) pushNamed();
   for (const r of ranked) {
     if (hits.length >= limit) break;
     if (seen.has(r.entry.endpoint.id)) continue;

@@ -153,3 +153,33 @@ describe('an API whose own words cover the query', () => {
     assert.ok(rankOf(new Catalog([...plain.slice(0, 5), covering])) > 1);
   });
 });
+
+describe('known items whose summary quotes a path', () => {
+  // Several specs share the quoted path, so a query read as naming that path alone would rank
+  // their `/users/{user_id}` endpoints first.
+  const quoting = (name: string, quoted: string): ImportedSpec =>
+    spec(name, [
+      { method: 'GET', path: '/users/{user_id}', summary: 'Get a user' },
+      { method: 'GET', path: `/me/followings/{user_id}`, summary: `Returns a user followed by the caller. (use ${quoted} instead, to fetch the user)` },
+      { method: 'GET', path: '/me/notes', summary: 'See /users/{user_id}/notes for notes of others' },
+    ]);
+
+  it('finds the endpoint first by its summary word for word, whatever path it quotes; a method and path alone still name the path (generated paths)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('/users/{user_id}', '/users/{id}', '/users', 'GET /users/{user_id}', '/me/notes'), fc.integer({ min: 1, max: 4 }), (quoted, specs) => {
+        const all = Array.from({ length: specs }, (_, i) => quoting(`api${i}`, quoted));
+        const catalog = new Catalog(all);
+        for (const s of all) {
+          for (const e of s.endpoints) {
+            assert.equal(catalog.search(e.summary!, {}, 5)[0]?.endpoint.id, all[0]!.endpoints.find((x) => x.summary === e.summary)!.id, `"${e.summary}"`);
+            assert.equal(catalog.search(e.summary!, { spec: s.name }, 5)[0]?.endpoint.id, e.id, `"${e.summary}" within ${s.name}`);
+          }
+        }
+        // The query of a path alone: the path's endpoints, not a summary that quotes it.
+        assert.equal(catalog.search('GET /users/{user_id}', {}, 5)[0]?.endpoint.path, '/users/{user_id}');
+        return true;
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
