@@ -198,6 +198,10 @@ test('hidden leftovers: exactly the hidden binding names that are sockets older 
   try {
     const names = ['.00000000', '.ffffffff', '.1234567', '.123456789', '.ABCDEF12', '00000000', '.0000000g'];
     for (const name of names) await killedSocketHolder(join(dir, name));
+    // A file of the right name that is not a socket, however old: never a leftover of a daemon.
+    writeFileSync(join(dir, '.abcdef01'), '');
+    const long = new Date(Date.now() - 100 * HIDDEN_LEFTOVER_AGE_MS);
+    utimesSync(join(dir, '.abcdef01'), long, long);
     const now = Date.now();
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: -1_000, max: 10 * HIDDEN_LEFTOVER_AGE_MS }), { minLength: names.length, maxLength: names.length }), async (ages) => {
