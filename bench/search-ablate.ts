@@ -30,7 +30,7 @@ const signed = (n: number): string => (n > 0 ? '+' : n < 0 ? '-' : ' ') + Math.a
 
 /** One line per family: each set's hit@1 / hit@5 / MRR without it, and the change from all on. */
 export function ablationLines(specs: readonly ImportedSpec[], queries: readonly Query[]): string[] {
-  const sets = (['test', 'dev', 'fresh', 'wide'] as const).filter((set) => queries.some((q) => q.set === set));
+  const sets = (['test', 'test2', 'dev', 'fresh', 'wide'] as const).filter((set) => queries.some((q) => q.set === set));
   const all = measure(specs, queries, sets);
   const cell = (f: Figures, base: Figures): string =>
     `${f3(f.hit1)} ${f3(f.hit5)} ${f3(f.mrr)} (${signed(f.hit1 - base.hit1)} ${signed(f.hit5 - base.hit5)} ${signed(f.mrr - base.mrr)})`;

@@ -116,9 +116,9 @@ export async function run(): Promise<string> {
   const { ablationLines } = await import('./search-ablate.ts');
   lines.push(
     '',
-    'Rule families (src/catalog/rules.ts) switched off one at a time, whole catalogue (`npm run bench:search -- --quick --ablate`):',
+    `Rule families (src/catalog/rules.ts) switched off one at a time, whole catalogue${wide.apis.test2.length > 0 ? ' of the 57 APIs (`npm run bench:search -- --quick --wide --ablate`)' : ' (`npm run bench:search -- --quick --ablate`)'}:`,
     '',
-    ...ablationLines(evalSpecs, evalQueries).map((l) => `    ${l}`),
+    ...(wide.apis.test2.length > 0 ? ablationLines(wideEval.specs, wideEval.queries) : ablationLines(evalSpecs, evalQueries)).map((l) => `    ${l}`),
   );
 
   if (process.env.SVC_BENCH_HUB === '1') {
