@@ -6,15 +6,20 @@ import { type SpecState, exactKeysOf, lastTwo } from './spec-state.ts';
 
 /**
  * Endpoints whose path is one the query names: exact matches, then tail matches (`/pulls`); with
- * a method named, that method's go first and the others follow as near misses. Only the first
- * `limit` are asked for, so the walk over the specs stops once they are certain: when the
- * leading group (exact matches, of the named method if any) already holds `limit`.
+ * a method named, that method's go first and the others follow as near misses; within each group,
+ * paths written as the query writes them (placeholder names and all) first. Only the first `limit`
+ * are asked for, so the walk over the specs stops once they are certain: when the leading group
+ * (exact matches, of the named method if any) already holds `limit` written as the query writes them.
  */
 export function pathMatches(states: readonly SpecState[], paths: readonly string[], accept: (entry: Entry) => boolean, limit: number, method?: string): Entry[] {
   // Groups in the order they are returned: [exact, tail], or with a method
   // [exact of the method, tail of the method, other exact, other tail].
   const groups: Entry[][] = method ? [[], [], [], []] : [[], []];
-  const lead = groups[0]!;
+  // A path the query writes character for character goes first within its group (see below), so
+  // the walk is certain only once the leading group holds `limit` of those.
+  const typed = new Set(paths);
+  const literal = (e: Entry) => (typed.has(e.endpoint.path) ? 0 : 1);
+  let literalLead = 0;
   for (const raw of paths) {
     const want = normalizePath(raw);
     const last = want.slice(want.lastIndexOf('/') + 1);
@@ -24,17 +29,21 @@ export function pathMatches(states: readonly SpecState[], paths: readonly string
     const key = deep ? lastTwo(want) : last;
     for (const state of states) {
       // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (with the leading group full, later specs only add entries past the first `limit`)
-      if (lead.length >= limit) break;
+      if (literalLead >= limit) break;
       for (const entry of (deep ? state.byLastTwo.get(key) : state.byLastSegment.get(key)) ?? []) {
         if (!accept(entry)) continue;
         const have = normalizePath(entry.endpoint.path);
         const kind = have === want ? 0 : have.endsWith(want) ? 1 : -1;
         if (kind < 0) continue;
-        groups[method && entry.endpoint.method !== method ? kind + 2 : kind]!.push(entry);
+        const group = method && entry.endpoint.method !== method ? kind + 2 : kind;
+        groups[group]!.push(entry);
+        if (group === 0 && literal(entry) === 0) literalLead++;
       }
     }
   }
-  return groups.flat().slice(0, limit);
+  // Within a group, a path the query writes character for character (`/users/{user_gid}`, beside
+  // another API's `/users/{user_id}`) is the one pasted, and goes first.
+  return groups.flatMap((g) => g.sort((a, b) => literal(a) - literal(b))).slice(0, limit);
 }
 
 /**

@@ -68,7 +68,11 @@ export function searchHits(loaded: Loaded, states: readonly SpecState[], query: 
     const place = new Map<Entry, number>();
     for (let i = 0; i < ranked.length && i < QUOTED_RANKED; i++) place.set(ranked[i]!.entry, i);
     const order = (e: Entry) => place.get(e) ?? QUOTED_RANKED;
-    for (const entry of [...exact].sort((a, b) => order(a) - order(b))) {
+    // The words match case and punctuation aside; a text the query is character for character
+    // ("Create a Volume" beside another API's "Create a volume") is the one pasted, and goes first.
+    const typed = query.trim();
+    const literal = (e: Entry) => (e.endpoint.summary?.trim() === typed || e.endpoint.operationId?.trim() === typed ? 0 : 1);
+    for (const entry of [...exact].sort((a, b) => literal(a) - literal(b) || order(a) - order(b))) {
       if (hits.length >= limit) break;
       if (seen.has(entry.endpoint.id)) continue;
       seen.add(entry.endpoint.id);

@@ -183,3 +183,26 @@ describe('known items whose summary quotes a path', () => {
     );
   });
 });
+
+describe('known items written alike in several APIs', () => {
+  it('puts the endpoint whose summary or operationId the query is character for character first, among those with the same words (generated case variants)', () => {
+    const variants = fc.constantFrom('Create a volume', 'Create a Volume', 'create a volume', 'CREATE A VOLUME', 'Create a volume.');
+    fc.assert(
+      fc.property(fc.uniqueArray(variants, { minLength: 2, maxLength: 5 }), fc.nat(), (summaries, pick) => {
+        const all = summaries.map((summary, i) =>
+          spec(`api${i}`, [
+            { method: 'POST', path: `/volumes${i}`, summary, operationId: i % 2 === 0 ? 'VolumeCreate' : 'volumeCreate' },
+            { method: 'GET', path: '/other', summary: 'Other things' },
+          ]),
+        );
+        const catalog = new Catalog(all);
+        const k = pick % summaries.length;
+        assert.equal(catalog.search(summaries[k]!, {}, 5)[0]?.endpoint.id, `api${k}:POST:/volumes${k}`, `"${summaries[k]}"`);
+        // operationIds too: the first spec writing it as typed.
+        assert.equal(catalog.search('volumeCreate', {}, 5)[0]?.endpoint.operationId, all.length > 1 ? 'volumeCreate' : 'VolumeCreate');
+        return true;
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

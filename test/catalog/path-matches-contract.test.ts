@@ -1,6 +1,7 @@
 // Endpoints a query names by path, against a model that looks at every endpoint: the same path
-// first, then paths that end with it, each group in catalogue order; with a method named, that
-// method's endpoints before the others; only accepted endpoints; the first `limit` of them.
+// first, then paths that end with it, each group in catalogue order after the paths written as
+// the query writes them (placeholder names and case); with a method named, that method's
+// endpoints before the others; only accepted endpoints; the first `limit` of them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -41,10 +42,27 @@ describe('pathMatches', () => {
             }
           }
         }
-        const want = groups.flat().slice(0, limit);
+        // Within each group, the paths written as the query writes them first (a stable sort).
+        const typed = new Set(paths);
+        const pathOf = (id: string) => id.slice(id.indexOf(':', id.indexOf(':') + 1) + 1);
+        const want = groups.flatMap((g) => g.sort((a, b) => (typed.has(pathOf(a)) ? 0 : 1) - (typed.has(pathOf(b)) ? 0 : 1))).slice(0, limit);
         assert.deepEqual(pathMatches(states, paths, accept, limit, method).map((e) => e.endpoint.id), want);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('puts the path written as the query writes it first, wherever its spec is and however small the page', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 8 }), fc.nat(), fc.integer({ min: 1, max: 3 }), fc.boolean(), (count, pick, limit, withMethod) => {
+        // Every spec has the same path but for its placeholder's name: all of them match once normalized.
+        const states = Array.from({ length: count }, (_, i) => new SpecState(spec(`s${i}`, [{ method: 'GET', path: `/users/{p${i}}` }])));
+        const k = pick % count;
+        const hits = pathMatches(states, [`/users/{p${k}}`], () => true, limit, withMethod ? 'GET' : undefined);
+        assert.equal(hits.length, Math.min(limit, count));
+        assert.equal(hits[0]!.endpoint.id, `s${k}:GET:/users/{p${k}}`);
+      }),
+      { numRuns: 100 },
     );
   });
 
