@@ -28,7 +28,7 @@ export function pathMatches(states: readonly SpecState[], paths: readonly string
     const deep = want.split('/').length > 2;
     const key = deep ? lastTwo(want) : last;
     for (const state of states) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (with the leading group full, later specs only add entries past the first `limit`)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (once the leading group holds `limit` paths written as the query writes them, later specs only add entries past the first `limit`)
       if (literalLead >= limit) break;
       for (const entry of (deep ? state.byLastTwo.get(key) : state.byLastSegment.get(key)) ?? []) {
         if (!accept(entry)) continue;
