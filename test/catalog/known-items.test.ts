@@ -182,6 +182,24 @@ describe('known items whose summary quotes a path', () => {
       { numRuns: 30 },
     );
   });
+
+  it('after the quoting endpoint come the quoted path\'s endpoints, each once; a method and path alone name the path even when a summary says the same words', () => {
+    const catalog = new Catalog([
+      spec('a', [
+        { method: 'GET', path: '/users/{user_id}', summary: 'See /users/{user_id} for the user' },
+        { method: 'GET', path: '/teams', summary: 'Get users user id' },
+      ]),
+      spec('b', [{ method: 'GET', path: '/users/{user_id}', summary: 'Get a user' }]),
+    ]);
+    // The summary quotes its own path: the endpoint is both the summary's and the path's, listed once.
+    const ids = catalog.search('See /users/{user_id} for the user', {}, 5).map((h) => h.endpoint.id);
+    assert.equal(ids[0], 'a:GET:/users/{user_id}');
+    assert.ok(ids.includes('b:GET:/users/{user_id}'), ids.join(' '));
+    assert.equal(new Set(ids).size, ids.length, ids.join(' '));
+    // "GET /users/{user_id}" has the words of the summary "Get users user id", but names a path.
+    const byPath = catalog.search('GET /users/{user_id}', {}, 5).map((h) => h.endpoint.path);
+    assert.deepEqual(byPath.slice(0, 2), ['/users/{user_id}', '/users/{user_id}']);
+  });
 });
 
 describe('known items written alike in several APIs', () => {
@@ -198,6 +216,8 @@ describe('known items written alike in several APIs', () => {
         const catalog = new Catalog(all);
         const k = pick % summaries.length;
         assert.equal(catalog.search(summaries[k]!, {}, 5)[0]?.endpoint.id, `api${k}:POST:/volumes${k}`, `"${summaries[k]}"`);
+        // Pasted with the spaces around it that a copy often brings.
+        assert.equal(catalog.search(`  ${summaries[k]!} `, {}, 5)[0]?.endpoint.id, `api${k}:POST:/volumes${k}`, `" ${summaries[k]} "`);
         // operationIds too: the first spec writing it as typed.
         assert.equal(catalog.search('volumeCreate', {}, 5)[0]?.endpoint.operationId, all.length > 1 ? 'volumeCreate' : 'VolumeCreate');
         return true;

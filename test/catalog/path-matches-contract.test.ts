@@ -66,6 +66,21 @@ describe('pathMatches', () => {
     );
   });
 
+  it('does not stop the walk for a path written as the query writes it under another method than the one named', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.constantFrom<HttpMethod>('POST', 'DELETE'), (before, other) => {
+        // Specs whose literal path has another method come first; the named method's is last.
+        const states = [
+          ...Array.from({ length: before }, (_, i) => new SpecState(spec(`o${i}`, [{ method: other, path: '/users/{uid}' }]))),
+          new SpecState(spec('wanted', [{ method: 'GET', path: '/users/{uid}' }])),
+        ];
+        const hits = pathMatches(states, ['/users/{uid}'], () => true, 1, 'GET');
+        assert.deepEqual(hits.map((h) => h.endpoint.id), ['wanted:GET:/users/{uid}']);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('looks nothing up for an empty exact key', () => {
     const states = [new SpecState(spec('s', [{ method: 'GET', path: '/a', summary: '' }]))];
     assert.deepEqual(exactMatches(states, '', () => true), []);
