@@ -129,6 +129,18 @@ async function scriptCacheWritten(cacheHome: string): Promise<void> {
   for (let i = 0; i < 200 && !(existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.bin'))); i++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/**
+ * An installed daemon's script cache, complete: the first start writes none (a process of its own
+ * writes a first one after it), the next two complete it (bin/script-cache.js); a user gets there
+ * on the third start.
+ */
+async function fillScriptCache(config: string, cacheHome: string, bin: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await svcStart(config, cacheHome, bin);
+    await scriptCacheWritten(cacheHome);
+  }
+}
+
 /** A traced start as a table: each step's time after the spawn, and the CPU its thread had used by then. */
 function traceTable(title: string, steps: readonly Step[]): string[] {
   return [
@@ -237,10 +249,7 @@ async function otherDescriptions(dir: string, installed: string, peer: string): 
     const config = path.join(dir, `other-${rows.length}.yaml`);
     writeFileSync(config, `specs:\n  - path: ${JSON.stringify(file)}\n    name: other\n`);
     const warmHome = path.join(dir, `other-warm-${rows.length}`);
-    for (let i = 0; i < 3; i++) {
-      await svcStart(config, warmHome, installed);
-      await scriptCacheWritten(warmHome);
-    }
+    await fillScriptCache(config, warmHome, installed);
     const warm: Start[] = [];
     const cold: Start[] = [];
     const theirs: Start[] = [];
@@ -277,14 +286,7 @@ export async function run(): Promise<string> {
   const installed = installedSvc();
   const installedWarmHome = path.join(dir, 'installed-warm');
   await svcStart(config, warmHome); // fills the snapshot and the compile cache
-  if (installed) {
-    // The installed daemon's script cache: the first start writes none (a process of its own writes a
-    // first one after it), the next two complete it (bin/script-cache.js); a user gets there on the third start.
-    for (let i = 0; i < 3; i++) {
-      await svcStart(config, installedWarmHome, installed);
-      await scriptCacheWritten(installedWarmHome);
-    }
-  }
+  if (installed) await fillScriptCache(config, installedWarmHome, installed);
   const warm: Start[] = [];
   const cold: Start[] = [];
   const installedWarm: Start[] = [];
