@@ -50,17 +50,12 @@ function remember(known: Map<string, readonly number[] | undefined>, term: strin
 
 /**
  * The `Named` look-ups of `entries` (in document order, gaps skipped), each term's documents found
- * on its first look-up by one pass over the entries (for summaries, by `summaryDocuments` when
- * given: the index's postings of the summary field, the same documents) and then remembered: a
- * query of common words asks for its few terms only, where a map of every resource and summary
- * term of the index cost milliseconds on the first such query reaching each index (and the memory
- * of every term's list).
+ * on its first look-up and then remembered: for resources by one pass over the entries, for
+ * summaries by `summaryDocuments` (the index's postings of the summary field). A query of common
+ * words asks for its few terms only, where a map of every resource and summary term of the index
+ * cost milliseconds on the first such query reaching each index (and the memory of every term's list).
  */
-export function namedDocuments(
-  entries: readonly (Entry | undefined)[],
-  summaryOf: (doc: number) => readonly string[] | undefined,
-  summaryDocuments?: (term: string) => readonly number[] | undefined,
-): Named {
+export function namedDocuments(entries: readonly (Entry | undefined)[], summaryDocuments: (term: string) => readonly number[] | undefined): Named {
   const byResource = new Map<string, readonly number[] | undefined>();
   const bySummary = new Map<string, readonly number[] | undefined>();
   return {
@@ -85,14 +80,7 @@ export function namedDocuments(
     },
     bySummary(term) {
       if (bySummary.has(term)) return bySummary.get(term);
-      // The index's postings of the summary field, when the caller has them: the same documents.
-      if (summaryDocuments) return remember(bySummary, term, summaryDocuments(term));
-      let docs: number[] | undefined;
-      for (let i = 0; i < entries.length; i++) {
-        const entry = entries[i];
-        if (entry && summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
-      }
-      return remember(bySummary, term, docs);
+      return remember(bySummary, term, summaryDocuments(term));
     },
   };
 }

@@ -166,7 +166,7 @@ export class SearchIndex {
   /** `#named`, built on first need from the entries' resources and summaries (in document order). */
   #namedMaps(): Named {
     // A document's summary terms are its summary field's (see `load` and `restore`): that field's postings name them.
-    return (this.#named ??= namedDocuments(this.#entries, (doc) => this.#summaries[doc], (term) => documentsHolding(this.#loaded(), 's', term)));
+    return (this.#named ??= namedDocuments(this.#entries, (term) => documentsHolding(this.#loaded(), 's', term)));
   }
 
   /** The highest score MiniSearch can give one document for `term` at weight 1 (0 when not indexed). */

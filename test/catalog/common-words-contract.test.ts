@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { type IndexView, candidateGate, gateCommon, namedDocuments, narrows } from '../../src/catalog/narrowing.ts';
 import { makeEntry, parseQuery } from '../../src/catalog/search.ts';
 import type { HttpMethod } from '../../src/model/index.ts';
-import { endpoint } from './fixtures.ts';
+import { endpoint, summaryScan } from './fixtures.ts';
 
 const viewOf = (size: number, df: Record<string, number>): IndexView => ({ size, df: (t) => df[t] ?? 0, entryOf: () => undefined, summaryOf: () => undefined });
 
@@ -78,7 +78,7 @@ describe('candidateGate, which candidates', () => {
     for (const e of entries) byDoc[e.doc] = e;
     const summaries = new Map(entries.map((e) => [e.doc, e.endpoint.summary ? [...new Set(parseQuery(e.endpoint.summary).terms)] : undefined]));
     const view: IndexView = { size: entries.length, df: () => entries.length, entryOf: (doc) => byDoc[doc], summaryOf: (doc) => summaries.get(doc) };
-    return { view, named: () => namedDocuments(byDoc, (doc) => summaries.get(doc)) };
+    return { view, named: () => namedDocuments(byDoc, summaryScan(byDoc, (doc) => summaries.get(doc))) };
   }
   const through = (gate: ((id: number, term: string) => number) | undefined, n: number) => Array.from({ length: n }, (_, i) => i + 1).filter((d) => gate && gate(d, 'x') > 0);
 

@@ -84,3 +84,15 @@ export function petsSpec(name = 'pets', collection = 'default'): ImportedSpec {
     { collection, title: 'Pet Store' },
   );
 }
+
+/**
+ * The documents (ascending) whose summary terms hold a term, by a pass over every document: the
+ * reference for `namedDocuments`' summary look-up, which svc answers from the index's postings.
+ */
+export function summaryScan(byDoc: readonly ({ readonly doc: number } | undefined)[], summaryOf: (doc: number) => readonly string[] | undefined): (term: string) => number[] | undefined {
+  return (term) => {
+    let docs: number[] | undefined;
+    for (const entry of byDoc) if (entry && summaryOf(entry.doc)?.includes(term)) (docs ??= []).push(entry.doc);
+    return docs;
+  };
+}

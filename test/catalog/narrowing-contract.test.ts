@@ -11,7 +11,7 @@ import { buildIndex, documentOf, makeEntry, parseQuery } from '../../src/catalog
 import { EMPTY_FIELD } from '../../src/catalog/document.ts';
 import { loadSource } from '../../src/catalog/lean-mini.ts';
 import { documentsHolding } from '../../src/catalog/text-scores.ts';
-import { type EndpointInput, endpoint, spec } from './fixtures.ts';
+import { type EndpointInput, endpoint, spec, summaryScan } from './fixtures.ts';
 
 describe('a query of common words', () => {
   it('gets matches when its words are held, though no candidate named by one word holds the other', () => {
@@ -48,7 +48,7 @@ describe('candidateGate', () => {
     for (const e of entries) byDoc[e.doc] = e;
     const summaries = new Map(entries.map((e) => [e.doc, [...new Set(documentOf(e).s)]]));
     const v: IndexView = { size: n, df: () => n, entryOf: (doc) => byDoc[doc], summaryOf: (doc) => summaries.get(doc) };
-    const named = () => namedDocuments(byDoc, (doc) => summaries.get(doc));
+    const named = () => namedDocuments(byDoc, summaryScan(byDoc, (doc) => summaries.get(doc)));
     const candidate = (doc: number) => (doc - 1) % 3 === 0 || (doc - 1) % 5 === 0;
     return { v, named, byDoc, candidate };
   }
@@ -110,7 +110,7 @@ describe('namedDocuments', () => {
         const byDoc: ((typeof entries)[number] | undefined)[] = [];
         for (const e of entries) byDoc[e.doc] = e;
         const summaryOf = (n: number) => docs[n - 1]?.summary;
-        const named = namedDocuments(byDoc, summaryOf);
+        const named = namedDocuments(byDoc, summaryScan(byDoc, summaryOf));
         for (const term of asked) {
           const expect = (has: (d: (typeof docs)[number]) => boolean) => {
             const out = docs.flatMap((d, i) => (has(d) ? [i + 1] : []));
@@ -137,9 +137,9 @@ describe('the documents naming a term in their summary', () => {
         const summaries = new Map(entries.flatMap((e, n) => (built.docs[n]!.s === EMPTY_FIELD ? [] : [[e.doc, [...new Set(built.docs[n]!.s)]] as const])));
         const byDoc: (typeof entries)[number][] = [];
         for (const e of entries) byDoc[e.doc] = e;
-        const scanned = namedDocuments(byDoc, (doc) => summaries.get(doc));
+        const scanned = namedDocuments(byDoc, summaryScan(byDoc, (doc) => summaries.get(doc)));
         const mini = loadSource(built.data);
-        const fromPostings = namedDocuments(byDoc, (doc) => summaries.get(doc), (term) => documentsHolding(mini, 's', term));
+        const fromPostings = namedDocuments(byDoc, (term) => documentsHolding(mini, 's', term));
         const terms = new Set([...summaries.values()].flat());
         for (const term of [...terms, 'absent', '']) assert.deepEqual(fromPostings.bySummary(term), scanned.bySummary(term), term);
       }),
