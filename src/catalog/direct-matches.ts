@@ -8,18 +8,19 @@ import { type SpecState, exactKeysOf, lastTwo } from './spec-state.ts';
  * Endpoints whose path is one the query names: exact matches, then tail matches (`/pulls`); with
  * a method named, that method's go first and the others follow as near misses; within each group,
  * paths written as the query writes them (placeholder names and all) first. Only the first `limit`
- * are asked for, so the walk over the specs stops once they are certain: when the leading group
- * (exact matches, of the named method if any) already holds `limit` written as the query writes them.
+ * are asked for, so the walk over the specs stops once the leading group (exact matches, of the
+ * named method if any) holds `limit`: a path written as typed in a spec past that point is not
+ * looked for. (Looking for it in every spec built every spec's path maps on the first path query:
+ * 306 ms at hub scale against 77 ms; a catalogue-wide table of paths as written would find it.)
  */
 export function pathMatches(states: readonly SpecState[], paths: readonly string[], accept: (entry: Entry) => boolean, limit: number, method?: string): Entry[] {
   // Groups in the order they are returned: [exact, tail], or with a method
   // [exact of the method, tail of the method, other exact, other tail].
   const groups: Entry[][] = method ? [[], [], [], []] : [[], []];
-  // A path the query writes character for character goes first within its group (see below), so
-  // the walk is certain only once the leading group holds `limit` of those.
+  const lead = groups[0]!;
+  // A path the query writes character for character goes first within its group (see below).
   const typed = new Set(paths);
   const literal = (e: Entry) => (typed.has(e.endpoint.path) ? 0 : 1);
-  let literalLead = 0;
   for (const raw of paths) {
     const want = normalizePath(raw);
     const last = want.slice(want.lastIndexOf('/') + 1);
@@ -28,16 +29,13 @@ export function pathMatches(states: readonly SpecState[], paths: readonly string
     const deep = want.split('/').length > 2;
     const key = deep ? lastTwo(want) : last;
     for (const state of states) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (once the leading group holds `limit` paths written as the query writes them, later specs only add entries past the first `limit`)
-      if (literalLead >= limit) break;
+      if (lead.length >= limit) break;
       for (const entry of (deep ? state.byLastTwo.get(key) : state.byLastSegment.get(key)) ?? []) {
         if (!accept(entry)) continue;
         const have = normalizePath(entry.endpoint.path);
         const kind = have === want ? 0 : have.endsWith(want) ? 1 : -1;
         if (kind < 0) continue;
-        const group = method && entry.endpoint.method !== method ? kind + 2 : kind;
-        groups[group]!.push(entry);
-        if (group === 0 && literal(entry) === 0) literalLead++;
+        groups[method && entry.endpoint.method !== method ? kind + 2 : kind]!.push(entry);
       }
     }
   }
