@@ -2,7 +2,7 @@
 // specs by name, which specs a word names, the word statistics over all of them, and the ranker.
 // Immutable once built (caches aside): `replace` builds a new one and swaps it in.
 import type { ImportedSpec } from '../model/index.ts';
-import { ExactTable } from './direct-matches.ts';
+import { WholeTables } from './direct-matches.ts';
 import { MAX_VALUE } from './key-table.ts';
 import type { SearchFilters } from './index.ts';
 import { ManyRanker, type SearchBudget } from './rank-many.ts';
@@ -24,8 +24,8 @@ export class Loaded {
   readonly ranker: ManyRanker;
   /** Specs by their full names (`FullNameIndex`), built on the first search over several specs. */
   #fullNames: FullNameIndex | undefined;
-  /** Every spec's exact summaries and operationIds (`ExactTable`), built on the first search over all specs. */
-  #exact: ExactTable | undefined;
+  /** Every spec's key tables as one (`WholeTables`), for searches over all specs. */
+  #tables: WholeTables | undefined;
 
   constructor(states: readonly SpecState[], terms: TermHolders, budget: SearchBudget) {
     states.forEach((s, i) => (s.position = i));
@@ -45,10 +45,10 @@ export class Loaded {
   }
 
   /** Undefined when the catalogue holds more endpoints than one table numbers (ask spec by spec then). */
-  get exact(): ExactTable | undefined {
+  get tables(): WholeTables | undefined {
     if (this.size >= MAX_VALUE) return undefined;
-    // Stryker disable next-line AssignmentOperator: speed only (without the table each spec is asked, with the same answers: test/catalog/direct-matches)
-    return (this.#exact ??= new ExactTable(this.states));
+    // Stryker disable next-line AssignmentOperator: speed only (without the tables each spec is asked, with the same answers: test/catalog/direct-matches)
+    return (this.#tables ??= new WholeTables(this.states));
   }
 
   /** The specs a search with these filters looks in (an unknown spec: none). */

@@ -34,13 +34,14 @@ const QUOTED_RANKED = 10;
 /** The first `limit` hits of `query` (read as `parsed`) over `states`. */
 export function searchHits(loaded: Loaded, states: readonly SpecState[], query: string, parsed: ParsedQuery, filter: Acceptance, limit: number): SearchHit[] {
   const { accept } = filter;
+  const whole = states === loaded.states && states.length > 1 ? loaded.tables : undefined;
   // A path the query names outright comes first: the caller already knows what it wants.
-  const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method) : [];
+  const named = parsed.paths.length > 0 ? pathMatches(states, parsed.paths, accept, limit, parsed.method, whole) : [];
   // Then an endpoint whose summary or operationId the query is, word for word. A query of a method
   // and paths alone is a path; one that says more and holds a path may be a summary that quotes one
   // ("Returns a user's following. (use /users/{user_id} instead)"): that endpoint comes first.
   const prose = parsed.words.length > 0;
-  const exact = parsed.paths.length === 0 || prose ? exactMatches(states, parsed.exact, accept, states === loaded.states && states.length > 1 ? loaded.exact : undefined) : [];
+  const exact = parsed.paths.length === 0 || prose ? exactMatches(states, parsed.exact, accept, whole) : [];
   const quoted = exact.length > 0 && named.length > 0;
   // Several endpoints say the same words: the ranking's first `QUOTED_RANKED` order them, so the
   // ranking reaches at least that deep.

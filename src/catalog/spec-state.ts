@@ -70,9 +70,10 @@ export interface EntryFacts {
   readonly lists: readonly (readonly string[])[];
   /** Per entry, five numbers: its endpoint's place in the spec, item (1) or not (0), its resource, verbs and path words (places in `lists`). */
   readonly rows: readonly number[];
-  /** The hashed ids and exact-match keys (see `collect`). */
+  /** The hashed ids, exact-match keys and path keys (see `collect`). */
   readonly ids: readonly number[];
   readonly exact: readonly number[];
+  readonly pathKeys: readonly number[];
 }
 
 /** `indexImage` and the entry facts of one spec, from one pass over its endpoints. */
@@ -93,13 +94,13 @@ function factsOf(spec: ImportedSpec, collected: Collected): EntryFacts {
   };
   const rows: number[] = [];
   for (const e of collected.entries) rows.push(place.get(e.endpoint)!, e.item ? 1 : 0, number(e.resource), number(e.verbs), number(e.pathWords));
-  return { lists, rows, ids: Array.from(collected.ids), exact: Array.from(collected.exact) };
+  return { lists, rows, ids: Array.from(collected.ids), exact: Array.from(collected.exact), pathKeys: Array.from(collected.pathKeys) };
 }
 
 /** What `collect` would make, from `facts` (throws when they do not fit the spec: a damaged snapshot). */
 function collectedFromFacts(spec: ImportedSpec, facts: EntryFacts): Collected {
-  const { lists, rows, ids, exact } = facts;
-  if (!Array.isArray(lists) || !Array.isArray(rows) || rows.length % 5 !== 0 || !Array.isArray(ids) || ids.length !== rows.length / 5 || !Array.isArray(exact)) {
+  const { lists, rows, ids, exact, pathKeys } = facts;
+  if (!Array.isArray(lists) || !Array.isArray(rows) || rows.length % 5 !== 0 || !Array.isArray(ids) || ids.length !== rows.length / 5 || !Array.isArray(exact) || !Array.isArray(pathKeys) || pathKeys.length !== ids.length) {
     throw new Error('entry facts do not agree with the spec');
   }
   const list = (n: number | undefined): readonly string[] => {
@@ -114,11 +115,11 @@ function collectedFromFacts(spec: ImportedSpec, facts: EntryFacts): Collected {
     const position = entries.length;
     entries.push({ endpoint, doc: position + 1, position, item: rows[r + 1] === 1, resource: list(rows[r + 2]), verbs: list(rows[r + 3]) as Entry['verbs'], pathWords: list(rows[r + 4]) });
   }
-  return fromEntries(entries, ids, exact, new Map());
+  return fromEntries(entries, ids, exact, pathKeys, new Map());
 }
 
 /** The entries with what is worked out from them alone: the id lookup, the tags, the deprecated count. */
-function fromEntries(entries: Entry[], ids: readonly number[], exact: readonly number[], paths: PathCache): Collected {
+function fromEntries(entries: Entry[], ids: readonly number[], exact: readonly number[], pathKeys: readonly number[], paths: PathCache): Collected {
   const byTag = new Map<string, Endpoint[]>();
   let deprecated = 0;
   for (const { endpoint } of entries) {
@@ -128,7 +129,7 @@ function fromEntries(entries: Entry[], ids: readonly number[], exact: readonly n
     for (let i = 0; i < tags.length; i++) if (tags.indexOf(tags[i]!) === i) push(byTag, tags[i]!, endpoint);
   }
   const idNumbers = Float64Array.from(ids);
-  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths, exact: Float64Array.from(exact) };
+  return { entries, ids: idNumbers, byId: new EntriesById(entries, idNumbers), byTag, deprecated, paths, exact: Float64Array.from(exact), pathKeys: Float64Array.from(pathKeys) };
 }
 
 /** One spec as the catalogue holds it: built once per spec object, reused while that object is passed again. */
@@ -138,7 +139,7 @@ export class SpecState {
   readonly endpoints: readonly Endpoint[];
   readonly byId: IdLookup;
   readonly byTag: ReadonlyMap<string, readonly Endpoint[]>;
-  /** Path look-ups, built on the first query that names a path or the first suggestion (most specs never need them). */
+  /** Path look-ups for suggestions, built on the first one (most specs never need them). */
   #paths: PathMaps | undefined;
   readonly deprecated: number;
   /** This spec's own full-text index. */
@@ -149,11 +150,14 @@ export class SpecState {
   readonly names: ReadonlySet<string>;
   /** Exact summaries and operationIds (`exactKey`) -> entries' positions (keys worked out in `collect`'s steps). */
   readonly exactTable: KeyTable;
+  /** Each entry's path key (`pathKey` of its normalized path) -> its position: what a query naming a path looks up. */
+  readonly pathTable: KeyTable;
 
   constructor(spec: ImportedSpec, image?: IndexImage, collected?: Collected) {
     this.spec = spec;
-    const { entries, byId, byTag, deprecated, paths, exact } = collected ?? runSteps(collect(spec));
+    const { entries, byId, byTag, deprecated, paths, exact, pathKeys } = collected ?? runSteps(collect(spec));
     this.exactTable = new KeyTable(exact);
+    this.pathTable = new KeyTable(pathKeys);
     this.entries = entries;
     this.endpoints = entries.length === spec.endpoints.length ? spec.endpoints : entries.map((e) => e.endpoint);
     this.byId = byId;
@@ -182,33 +186,31 @@ export class SpecState {
     return out;
   }
 
-  /** Normalized path (`/users/{}`) -> entries, for paths named in queries and for suggestions. */
+  /** Normalized path (`/users/{}`) -> entries, for suggestions. */
   get byPath(): ReadonlyMap<string, readonly Entry[]> {
     return this.#pathMaps().byPath;
   }
 
-  /** Last normalized segment (`pulls`, `{}`) -> entries, for tail matches (`/pulls`). */
+  /** Last normalized segment (`pulls`, `{}`) -> entries, for suggestions. */
   get byLastSegment(): ReadonlyMap<string, readonly Entry[]> {
     return this.#pathMaps().byLastSegment;
   }
 
-  /** Last two normalized segments (`customers/{}`) -> entries: tail matches when the last is a placeholder. */
-  get byLastTwo(): ReadonlyMap<string, readonly Entry[]> {
-    return this.#pathMaps().byLastTwo;
+  /** Entries filed under `key` (a `pathKey`) in this spec, in document order. */
+  underPathKey(key: string): Entry[] {
+    return this.pathTable.candidates(key).map((i) => this.entries[i]!);
   }
 
   #pathMaps(): PathMaps {
     if (this.#paths) return this.#paths;
     const byPath = new Map<string, Entry[]>();
     const byLastSegment = new Map<string, Entry[]>();
-    const byLastTwo = new Map<string, Entry[]>();
     for (const entry of this.entries) {
       const norm = normalizePath(entry.endpoint.path);
       push(byPath, norm, entry);
       push(byLastSegment, norm.slice(norm.lastIndexOf('/') + 1), entry);
-      push(byLastTwo, lastTwo(norm), entry);
     }
-    return (this.#paths = { byPath, byLastSegment, byLastTwo });
+    return (this.#paths = { byPath, byLastSegment });
   }
 }
 
@@ -248,6 +250,8 @@ interface Collected {
   readonly paths: PathCache;
   /** Each entry's exact-match keys with its position, `hashed`. */
   readonly exact: Float64Array;
+  /** Each entry's path key with its position, `hashed`. */
+  readonly pathKeys: Float64Array;
 }
 
 /** Endpoints per step of `collect` (about 5 ms of work on an idle machine). */
@@ -260,6 +264,9 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
   const paths: PathCache = new Map();
   const lists: SharedLists = { byContent: new Map(), byIdentity: new Map() };
   const exact: number[] = [];
+  const pathKeys: number[] = [];
+  // A path's key once per path: its methods share it.
+  const keyOfPath = new Map<string, string>();
   let n = 0;
   for (const endpoint of spec.endpoints) {
     if (++n % STEP === 0) yield;
@@ -271,8 +278,11 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
     const entry = leanEntry(makeEntry(endpoint, entries.length + 1, entries.length, paths), lists);
     entries.push(entry);
     for (const k of exactKeysOf(entry)) if (k) exact.push(hashed(k, entry.position));
+    let key = keyOfPath.get(endpoint.path);
+    if (key === undefined) keyOfPath.set(endpoint.path, (key = pathKey(normalizePath(endpoint.path))));
+    pathKeys.push(hashed(key, entry.position));
   }
-  return fromEntries(entries, ids, exact, paths);
+  return fromEntries(entries, ids, exact, pathKeys, paths);
 }
 
 /** Word lists already made lean in one spec: by content, and by the list they were made from. */
@@ -310,13 +320,23 @@ function runSteps<T>(steps: Generator<void, T>): T {
 interface PathMaps {
   readonly byPath: ReadonlyMap<string, readonly Entry[]>;
   readonly byLastSegment: ReadonlyMap<string, readonly Entry[]>;
-  readonly byLastTwo: ReadonlyMap<string, readonly Entry[]>;
 }
 
-/** The last two segments (`customers/{}`), or the whole path when it has fewer. */
-export function lastTwo(normalized: string): string {
-  const last = normalized.lastIndexOf('/');
-  return last > 0 ? normalized.slice(normalized.lastIndexOf('/', last - 1) + 1) : normalized;
+/**
+ * The key a normalized path is filed under for paths named in queries: its last segment that is
+ * not a placeholder (`/repos/{}/{}/pulls` and `/pulls`: `pulls`; `/customers/{}`: `customers`),
+ * '' when it has none. A path that ends with another (`have.endsWith(want)`, `want` from a slash)
+ * shares its key whenever `want` has a literal segment: its segments are the last ones of `have`.
+ */
+export function pathKey(normalized: string): string {
+  let end = normalized.length;
+  while (end > 0) {
+    const start = normalized.lastIndexOf('/', end - 1);
+    const segment = normalized.slice(start + 1, end);
+    if (segment && segment !== '{}') return segment;
+    end = start;
+  }
+  return '';
 }
 
 export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -1,14 +1,14 @@
-// Endpoints a query names by path, against a model that looks at every endpoint of the specs it
-// visits (in catalogue order, until the leading group holds a page): the same path first, then
-// paths that end with it, each group in catalogue order after the paths written as the query
-// writes them (placeholder names and case); with a method named, that method's endpoints before
-// the others; only accepted endpoints; the first `limit` of them.
+// Endpoints a query names by path, against a model that looks at every endpoint of every spec:
+// the same path first, then paths that end with it, each group in catalogue order after the paths
+// written as the query writes them (placeholder names and case); with a method named, that
+// method's endpoints before the others; only accepted endpoints; the first `limit` of them. A
+// path of placeholders alone (`/{id}`) names only paths of placeholders alone.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { exactMatches, pathMatches } from '../../src/catalog/direct-matches.ts';
 import { normalizePath } from '../../src/catalog/search.ts';
-import { SpecState } from '../../src/catalog/spec-state.ts';
+import { SpecState, pathKey } from '../../src/catalog/spec-state.ts';
 import type { HttpMethod } from '../../src/model/index.ts';
 import { spec } from './fixtures.ts';
 
@@ -27,18 +27,14 @@ describe('pathMatches', () => {
         });
         const accept = onlyGet ? (e: { endpoint: { method: string } }) => e.endpoint.method !== 'DELETE' : () => true;
         const groups: string[][] = method ? [[], [], [], []] : [[], []];
+        const literalSegments = (p: string) => p.split('/').filter((seg) => seg !== '' && seg !== '{}').length;
         for (const raw of paths) {
           const want = normalizePath(raw);
-          const deep = want.split('/').length > 2;
           for (const state of states) {
-            // The walk is certain once the leading group holds a page: later specs are not visited.
-            if (groups[0]!.length >= limit) break;
             for (const entry of state.entries) {
               if (!accept(entry)) continue;
               const have = normalizePath(entry.endpoint.path);
-              const last = (p: string, n: number) => p.split('/').slice(-n).join('/');
-              // A path is looked up by its last segment, or its last two when it has more than one.
-              if (last(have, deep ? 2 : 1) !== last(want, deep ? 2 : 1)) continue;
+              if (literalSegments(want) === 0 && literalSegments(have) > 0) continue;
               const kind = have === want ? 0 : have.endsWith(want) ? 1 : -1;
               if (kind < 0) continue;
               groups[method && entry.endpoint.method !== method ? kind + 2 : kind]!.push(entry.endpoint.id);
@@ -55,7 +51,7 @@ describe('pathMatches', () => {
     );
   });
 
-  it('puts the path written as the query writes it first among the specs visited, which are those until the page is full', () => {
+  it('puts the path written as the query writes it first, in whichever spec holds it', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 8 }), fc.nat(), fc.integer({ min: 1, max: 3 }), fc.boolean(), (count, pick, limit, withMethod) => {
         // Every spec has the same path but for its placeholder's name: all of them match once normalized.
@@ -63,14 +59,13 @@ describe('pathMatches', () => {
         const k = pick % count;
         const hits = pathMatches(states, [`/users/{p${k}}`], () => true, limit, withMethod ? 'GET' : undefined);
         assert.equal(hits.length, Math.min(limit, count));
-        // Within the first `limit` specs, the one written as typed comes first; past them, none is visited.
-        assert.equal(hits[0]!.endpoint.id, k < limit ? `s${k}:GET:/users/{p${k}}` : 's0:GET:/users/{p0}');
+        assert.equal(hits[0]!.endpoint.id, `s${k}:GET:/users/{p${k}}`);
       }),
       { numRuns: 100 },
     );
   });
 
-  it('does not stop the walk for a path written as the query writes it under another method than the one named', () => {
+  it("puts the named method's endpoint first, though specs before it hold the path under other methods", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 6 }), fc.constantFrom<HttpMethod>('POST', 'DELETE'), (before, other) => {
         // Specs whose literal path has another method come first; the named method's is last.
@@ -82,6 +77,21 @@ describe('pathMatches', () => {
         assert.deepEqual(hits.map((h) => h.endpoint.id), ['wanted:GET:/users/{uid}']);
       }),
       { numRuns: 20 },
+    );
+  });
+
+  it('files a path under a key that every path it ends shares, when that path has a literal segment', () => {
+    const seg = fc.constantFrom('a', 'b', '{}', 'a-{}', '');
+    fc.assert(
+      fc.property(fc.array(seg, { maxLength: 4 }), fc.array(seg, { maxLength: 4 }), (head, tail) => {
+        const want = normalizePath(`/${tail.join('/')}`);
+        const have = normalizePath(`/${[...head, ...tail].join('/')}`);
+        assert.ok(have.endsWith(want) || want === '/');
+        const key = pathKey(want);
+        if (key) assert.equal(pathKey(have), key, `${have} and ${want}`);
+        else assert.ok(!want.split('/').some((s) => s && s !== '{}'), `${want} has a literal segment but no key`);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -1,14 +1,15 @@
 // Entry facts (src/catalog/spec-state.ts `specImage`): what preparing a spec works out for its
 // entries, kept in the snapshot so a start skips the text work. A spec prepared from its facts (as
 // the snapshot holds them: JSON) must be the spec prepared from its endpoints: the same entries,
-// id and exact-match look-ups, tags and search answers, for generated specs (repeated ids, shared
+// id, exact-match and path look-ups, tags and search answers, for generated specs (repeated ids, shared
 // paths, deprecated endpoints, operationIds); facts that do not fit the spec are refused.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
 import { type EntryFacts, prepareSpecInSteps, specImage } from '../../src/catalog/catalog.ts';
-import { type SpecState, takePrepared } from '../../src/catalog/spec-state.ts';
+import { normalizePath } from '../../src/catalog/search.ts';
+import { type SpecState, pathKey, takePrepared } from '../../src/catalog/spec-state.ts';
 import type { HttpMethod, ImportedSpec } from '../../src/model/index.ts';
 import { type EndpointInput, spec } from '../catalog/fixtures.ts';
 
@@ -66,6 +67,11 @@ describe('entry facts', () => {
         assert.equal(b.byId.get('gen:GET:/nowhere'), undefined);
         for (const e of s.endpoints) for (const text of [e.summary, e.operationId]) if (text) assert.deepEqual(b.exact(text.toLowerCase()), a.exact(text.toLowerCase()));
         assert.deepEqual(b.byPath, a.byPath);
+        for (const e of s.endpoints) {
+          const key = pathKey(normalizePath(e.path));
+          assert.deepEqual(b.underPathKey(key), a.underPathKey(key), key);
+          assert.ok(a.underPathKey(key).some((entry) => entry.endpoint.path === e.path), `${e.path} filed under ${key}`);
+        }
       }),
       { numRuns: 60 },
     );
@@ -99,6 +105,8 @@ describe('entry facts', () => {
       { ...facts, rows: [...facts.rows.slice(0, 2), 99, ...facts.rows.slice(3)] },
       { ...facts, lists: null },
       { ...facts, exact: 'x' },
+      { ...facts, pathKeys: facts.pathKeys.slice(1) },
+      { ...facts, pathKeys: undefined },
     ];
     for (const f of bad) {
       await assert.rejects(prepareSpecInSteps(s, index, pause, false, f as EntryFacts), /entry facts/, JSON.stringify(f));
