@@ -1,7 +1,9 @@
 // Ranking over several specs' indexes: each index's term weights rescaled from its own inverse
-// document frequency to the catalogue's (so scores compare across specs as in one index), the
-// indexes visited most promising first, and the search stopped once no index left can reach the page.
+// document frequency to the catalogue's (so scores compare across specs as in one index), each
+// spec's first hits then put in its own order, the indexes visited most promising first, and the
+// search stopped once no index left can reach the page.
 import { descending } from './order.ts';
+import { RULES } from './rules.ts';
 import { type Entry, type ParsedQuery, type Ranked, type SearchIndex, boundOf } from './search.ts';
 import type { SpecState } from './spec-state.ts';
 import { type Holders, type TermHolders, idf } from './term-holders.ts';
@@ -155,6 +157,33 @@ export class VisitOrder {
   }
 }
 
+/**
+ * How many of a spec's first hits a search over many specs puts in the spec's own order
+ * (`inOwnOrder`). A fixed depth, not the page's: the order must be the same for every page.
+ */
+export const OWN_ORDER_DEPTH = 10;
+
+/**
+ * A spec's hits for a search over many (`ranked`: its index ranked with the catalogue's word
+ * statistics, so that scores compare across specs and say which API, holding at least its first
+ * `OWN_ORDER_DEPTH` hits), with those first hits put in the order the spec's own statistics give
+ * them (`own`: the index ranked among them alone, as a search within the spec ranks), each taking
+ * in turn the scores of `ranked`; the rest as they were. A word common in this API and rare
+ * elsewhere (`spam` in an email API) tells its endpoints apart less than the catalogue's weights
+ * claim: within an API its own statistics say which endpoint.
+ */
+export function inOwnOrder(ranked: readonly Ranked[], own: (among: ReadonlySet<Entry>) => readonly Ranked[]): Ranked[] {
+  const n = Math.min(ranked.length, OWN_ORDER_DEPTH);
+  if (n < 2) return ranked.slice();
+  const first = ranked.slice(0, n).map((r) => r.entry);
+  const among = new Set(first);
+  const entries: Entry[] = [];
+  for (const r of own(among)) if (among.delete(r.entry)) entries.push(r.entry);
+  // Any the own ranking left out (none should be) keep the catalogue's order, after the rest.
+  for (const entry of first) if (among.has(entry)) entries.push(entry);
+  return [...entries.map((entry, i) => ({ entry, score: ranked[i]!.score })), ...ranked.slice(n)];
+}
+
 /** Ranks over any subset of one catalogue's specs (`all`, in catalogue order); built anew on every `replace`. */
 export class ManyRanker {
   readonly #all: readonly SpecState[];
@@ -192,9 +221,10 @@ export class ManyRanker {
     const positions = this.#bounds(states, parsed, globalIdf, expansions);
     const { bound, postings, coverFactor, fit } = this.#scratch!;
     // Most promising index first; stop once no remaining index can reach the current top `limit`.
-    const top: { r: Ranked; spec: number }[] = [];
-    const better = (a: { r: Ranked; spec: number }, b: { r: Ranked; spec: number }) =>
-      descending(a.r.score, b.r.score) || a.spec - b.spec || a.r.entry.position - b.r.entry.position;
+    // `rank`: the hit's place in its spec's list, which ties keep (equal scores from one spec stay in its order).
+    const top: { r: Ranked; spec: number; rank: number }[] = [];
+    const better = (a: { r: Ranked; spec: number; rank: number }, b: { r: Ranked; spec: number; rank: number }) =>
+      descending(a.r.score, b.r.score) || a.spec - b.spec || a.rank - b.rank;
     let searched = 0;
     const { prune, budgetMs, budgetPostings } = this.#budget;
     const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
@@ -232,18 +262,20 @@ export class ManyRanker {
       const floor = prune && top.length >= limit ? top[limit - 1]!.r.score : undefined;
       const index = this.#all[p]!.index;
       const cover = coverFactor[p]!;
-      const ranked = index.rank(parsed, {
-        limit,
-        accept,
-        all,
-        fuzzy: false,
-        termScale: scaleFor(index),
-        expansions,
-        order: byPosition,
+      const options = { accept, all, fuzzy: false, termScale: scaleFor(index), expansions, order: byPosition };
+      const depth = Math.max(limit, OWN_ORDER_DEPTH);
+      let ranked = index.rank(parsed, {
+        ...options,
+        limit: depth,
         // Stryker disable next-line ArithmeticOperator,ObjectLiteral: speed only (a lower floor, or none, re-ranks results that cannot reach the page anyway)
         ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),
       });
-      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * cover }, spec: p });
+      if (RULES.ownOrder) {
+        // The floor may have left out some of the first `OWN_ORDER_DEPTH`, which the own order needs whole.
+        if (floor !== undefined && ranked.length > 0 && ranked.length < OWN_ORDER_DEPTH) ranked = index.rank(parsed, { ...options, limit: depth });
+        ranked = inOwnOrder(ranked, (among) => index.rank(parsed, { ...options, accept: (e) => among.has(e), all: false, termScale: undefined, limit: OWN_ORDER_DEPTH }));
+      }
+      for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * cover }, spec: p, rank: i });
       top.sort(better);
       if (top.length > limit) top.length = limit;
     }
@@ -253,7 +285,7 @@ export class ManyRanker {
         if (prune && performance.now() > deadline) break;
         const state = states[spec]!;
         const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });
-        for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec });
+        for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: ranked[i]!, spec, rank: i });
       }
       top.sort(better);
     }

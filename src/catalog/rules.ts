@@ -45,6 +45,8 @@ export const RULES = {
   specChoice: true,
   /** Across specs: a spec whose whole name (or collection) the query says comes first, however common its words. */
   fullNames: true,
+  /** Across specs: each spec's first hits in the order its own word statistics give them (a search within it). */
+  ownOrder: true,
 };
 export type RuleFamily = keyof typeof RULES;
 
