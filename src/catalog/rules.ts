@@ -13,6 +13,8 @@
  * MRR without it; none gains on both. Off, `verbHints` gains test2 +0.008 / 0 / +0.006 and loses
  * test -0.062 / -0.033 / -0.045; `synonyms`, `thingNotRead` and `selfWords` change nothing on
  * test2 (test -0.004, -0.008, -0.004 at hit@1); `pathWordsPrior` loses test2 -0.004 / 0 / -0.003.
+ * `ownOrder` (session 14) off: test whole 0 / -0.004 / -0.001, test2 0 / -0.008 / -0.001, wide
+ * -0.004 / -0.008 / -0.004; within a spec it changes nothing, by construction.
  */
 export const RULES = {
   /** "the authenticated user", "current", "I": the caller, which APIs name `me`. */
