@@ -22,7 +22,7 @@ import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, deflateCold } from './stored.ts';
 
-export const CODEC_VERSION = 11;
+export const CODEC_VERSION = 12;
 
 export type { SpecMeta } from './endpoint-image.ts';
 
