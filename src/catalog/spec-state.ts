@@ -279,6 +279,7 @@ function* collect(spec: ImportedSpec): Generator<void, Collected> {
     entries.push(entry);
     for (const k of exactKeysOf(entry)) if (k) exact.push(hashed(k, entry.position));
     let key = keyOfPath.get(endpoint.path);
+    // Stryker disable next-line ConditionalExpression: speed only (the key is worked out again, the same)
     if (key === undefined) keyOfPath.set(endpoint.path, (key = pathKey(normalizePath(endpoint.path))));
     pathKeys.push(hashed(key, entry.position));
   }
