@@ -58,7 +58,8 @@ describe('a search over several specs lists each spec in its own order', () => {
           const mine = merged.filter((r) => r.entry.endpoint.spec === state.spec.name).map((r) => r.entry.endpoint.id).slice(0, OWN_ORDER_DEPTH);
           assert.deepEqual(mine, own.filter((id) => mine.includes(id)), `${state.spec.name} for "${query}"`);
         }
-        assert.equal(merged.length, Math.min(limit, matches), 'every match up to the page');
+        // (With no match as typed the fuzzy fallback answers: another contract, rank-many-contract's.)
+        if (matches > 0) assert.equal(merged.length, Math.min(limit, matches), 'every match up to the page');
       }),
       { numRuns: 300 },
     );
