@@ -11,7 +11,7 @@ import { type DocumentGate, type IndexView, type Named, candidateGate, gateCommo
 import type { ParsedQuery } from './query.ts';
 import type { RankOptions, Ranked } from './rank-options.ts';
 import { type RerankView, rerank, rerankPool } from './rerank.ts';
-import { PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
+import { FUZZY_MIN, FUZZY_SHARE, PREFIX_MIN, STRONG_FIELDS, cheapEnough, planTerms } from './term-plan.ts';
 import { type TextMatches, documentsHolding, searchResults, textScores } from './text-scores.ts';
 import { FIELD_KEYS, IDF_RESCALE, WEIGHTS } from './weights.ts';
 
@@ -268,7 +268,7 @@ export class SearchIndex {
         ...(boostDocument ? { boostDocument } : {}),
         boostTerm: scale ? (term) => (weights.get(term) ?? 1) * Math.min(scale(term), IDF_RESCALE.max) : (term) => weights.get(term) ?? 1,
         prefix: (term) => prefix && term.length >= PREFIX_MIN,
-        fuzzy: fuzzy ? (term) => (term.length >= 5 ? 0.2 : false) : false,
+        fuzzy: fuzzy ? (term) => (term.length >= FUZZY_MIN ? FUZZY_SHARE : false) : false,
         weights: { prefix: WEIGHTS.prefix, fuzzy: WEIGHTS.fuzzy },
       });
     // MiniSearch's scores without its result objects (text-scores.ts), the best of them only.

@@ -27,6 +27,8 @@ export class TermHolders {
   readonly #holders = new Map<string, Holders>();
   /** The catalogue's terms, sorted, for prefix look-ups; built on first need after a change. */
   #vocabulary: string[] | undefined;
+  /** The same terms by length, for fuzzy look-ups; built on first need after a change. */
+  #byLength: Map<number, string[]> | undefined;
 
   /** Documents holding `term` over every spec (0 when none). */
   df(term: string): number {
@@ -50,6 +52,7 @@ export class TermHolders {
 
   #count(state: SpecState, delta: number): void {
     this.#vocabulary = undefined;
+    this.#byLength = undefined;
     const df = this.#df;
     const holders = this.#holders;
     const index = state.index;
@@ -89,6 +92,40 @@ export class TermHolders {
     }
   }
 
+  /**
+   * The catalogue's terms within `distance` edits of `term` (Levenshtein: an insertion, deletion or
+   * change of one letter each, as MiniSearch's fuzzy look-up counts them), `term` itself included.
+   * Only terms whose length is within `distance` of its own are compared, each given up as soon as
+   * a row of the edit table passes `distance`: a few milliseconds over the ~21,000 terms of 2,600 APIs.
+   */
+  near(term: string, distance: number): string[] {
+    const byLength = (this.#byLength ??= lengthBuckets(this.#df.keys()));
+    const out: string[] = [];
+    for (let n = Math.max(1, term.length - distance); n <= term.length + distance; n++) {
+      for (const other of byLength.get(n) ?? []) if (withinEdits(term, other, distance)) out.push(other);
+    }
+    return out;
+  }
+
+  /**
+   * The indexes whose fuzzy fallback (rank.ts) can match any of `terms`: those holding a term, a
+   * longer term it begins (`expansions`), or a term within its fuzzy distance (`distanceOf`). Any
+   * other index holds no term the fallback looks up, so it can only answer with nothing.
+   */
+  fallbackHolders(terms: readonly string[], expansions: ReadonlyMap<string, readonly string[]>, distanceOf: (term: string) => number): Set<SpecState> {
+    const out = new Set<SpecState>();
+    const add = (t: string) => {
+      for (const s of this.#holders.get(t)?.states ?? []) out.add(s);
+    };
+    for (const t of terms) {
+      add(t);
+      for (const longer of expansions.get(t) ?? []) add(longer);
+      const distance = distanceOf(t);
+      if (distance > 0) for (const near of this.near(t, distance)) add(near);
+    }
+    return out;
+  }
+
   /** Prefix-searched query terms -> the catalogue's longer terms they begin. */
   expansions(terms: readonly string[]): Map<string, string[]> {
     const out = new Map<string, string[]>();
@@ -109,4 +146,37 @@ export class TermHolders {
     }
     return out;
   }
+}
+
+function lengthBuckets(terms: Iterable<string>): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const t of terms) {
+    const list = out.get(t.length);
+    if (list) list.push(t);
+    else out.set(t.length, [t]);
+  }
+  return out;
+}
+
+/** Whether `a` becomes `b` in at most `distance` single-letter insertions, deletions or changes. */
+export function withinEdits(a: string, b: string, distance: number): boolean {
+  if (Math.abs(a.length - b.length) > distance) return false;
+  let previous = new Uint16Array(b.length + 1);
+  let current = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let least = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const cost = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      current[j] = cost;
+      if (cost < least) least = cost;
+    }
+    // Every later row is at least this row's least: past `distance`, no path comes back.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (the last row decides either way)
+    if (least > distance) return false;
+    [previous, current] = [current, previous];
+  }
+  return previous[b.length]! <= distance;
 }

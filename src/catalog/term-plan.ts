@@ -12,6 +12,18 @@ import { type BoundQuery, WEIGHTS, factorBound } from './weights.ts';
 export const POSTINGS_BUDGET = 1500;
 /** Query terms shorter than this are never prefix-expanded (`ap` would expand to half the index). */
 export const PREFIX_MIN = 5;
+/**
+ * The fuzzy fallback (when nothing matches as typed) looks up terms of at least this many letters,
+ * each within `FUZZY_SHARE` of its letters (rounded) of edits: in a short word one changed letter is
+ * another word ("pods" / "pads"), in a long one mostly a typo ("widgetz").
+ */
+export const FUZZY_MIN = 5;
+export const FUZZY_SHARE = 0.2;
+
+/** The edits a fuzzy look-up of `term` allows (as MiniSearch counts them: at most 6), 0 for none. */
+export function fuzzyDistance(term: string): number {
+  return term.length >= FUZZY_MIN ? Math.min(6, Math.round(term.length * FUZZY_SHARE)) : 0;
+}
 /** Fields that say what an endpoint is; prose and parameter names are skipped for expensive queries. */
 export const STRONG_FIELDS = ['s', 'p', 'o', 't', 'd'];
 

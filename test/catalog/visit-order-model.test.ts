@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { VisitOrder } from '../../src/catalog/rank-many.ts';
+import { VisitOrder } from '../../src/catalog/visit-order.ts';
 
 function model(positions: number[], bound: number[], fit: number[], budget: number, extra: number): { order: number[]; extras: number[] } {
   const byBound = [...positions].sort((a, b) => bound[b]! - bound[a]! || a - b);

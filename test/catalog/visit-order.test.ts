@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { VisitOrder } from '../../src/catalog/rank-many.ts';
+import { VisitOrder } from '../../src/catalog/visit-order.ts';
 
 /** Every candidate `VisitOrder` hands out: by bound (extras left out), then the extras. */
 function visit(bounds: readonly number[], fits: readonly number[], budget: number, extra: number): { order: number[]; extra: number[] } {

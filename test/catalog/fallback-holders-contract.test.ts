@@ -1,0 +1,89 @@
+// When no word of a query matches as typed, a search over many specs asks only the indexes whose
+// fuzzy fallback can match (term-holders.ts `fallbackHolders`): for generated catalogues and
+// misspelt queries, the answer is the one every index gives when asked (pruning off), no index
+// outside those holders is loaded, and the edit distance is the one MiniSearch counts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Catalog } from '../../src/catalog/index.ts';
+import { Loaded } from '../../src/catalog/loaded.ts';
+import { parseQuery } from '../../src/catalog/search.ts';
+import { SpecState } from '../../src/catalog/spec-state.ts';
+import { TermHolders, withinEdits } from '../../src/catalog/term-holders.ts';
+import { spec } from './fixtures.ts';
+
+const WORDS = ['gadgets', 'widgets', 'invoices', 'customers', 'subscriptions', 'pods', 'refunds', 'payouts'];
+const specArb = fc.uniqueArray(
+  fc.record({ word: fc.constantFrom(...WORDS), other: fc.constantFrom(...WORDS) }),
+  { minLength: 1, maxLength: 5, selector: (e) => `${e.word}/${e.other}` },
+);
+/** A word with one or two letters changed, dropped or added (often no word of the catalogue). */
+const misspelt = fc
+  .tuple(fc.constantFrom(...WORDS), fc.array(fc.tuple(fc.constantFrom('change', 'drop', 'add'), fc.nat(), fc.constantFrom('z', 'q', 'x', 'e')), { minLength: 1, maxLength: 2 }))
+  .map(([word, edits]) => {
+    let w = word;
+    for (const [kind, at, letter] of edits) {
+      const i = at % w.length;
+      w = kind === 'change' ? w.slice(0, i) + letter + w.slice(i + 1) : kind === 'drop' ? w.slice(0, i) + w.slice(i + 1) : w.slice(0, i) + letter + w.slice(i);
+    }
+    return w;
+  });
+
+function catalogue(raws: readonly (readonly { word: string; other: string }[])[], prune: boolean): Loaded {
+  const states = raws.map((raw, i) => new SpecState(spec(`api${i}`, raw.map((e) => ({ method: 'GET' as const, path: `/${e.word}/${e.other}`, summary: `List ${e.word}` })))));
+  const terms = new TermHolders();
+  terms.add(states);
+  return new Loaded(states, terms, { maxIndexesSearched: Infinity, prune, budgetMs: Infinity, budgetPostings: Infinity });
+}
+
+/** Whether each spec's index has been searched (loaded) yet: unloaded, its image is still the function that builds it. */
+const searched = (loaded: Loaded) => loaded.states.map((s) => typeof s.index.image().mini !== 'function');
+
+describe('the fuzzy fallback over many specs', () => {
+  it('answers as asking every index does, and asks only those holding a term it can match', () => {
+    fc.assert(
+      fc.property(fc.array(specArb, { minLength: 2, maxLength: 6 }), misspelt, fc.integer({ min: 1, max: 8 }), (raws, query, limit) => {
+        const pruned = catalogue(raws, true);
+        const open = catalogue(raws, false);
+        const parsed = parseQuery(query);
+        const ids = (l: Loaded) => l.ranker.rank(l.states, parsed, limit, () => true, true).map((r) => `${r.entry.endpoint.id} ${r.score}`);
+        assert.deepEqual(ids(pruned), ids(open), query);
+        // An index holding no term within reach of the query's was never loaded.
+        const reach = (term: string) => pruned.states.filter((s) => [...s.index.terms()].some(([t]) => t === term || (term.length >= 5 && (t.startsWith(term) || withinEdits(term, t, Math.round(term.length * 0.2))))));
+        const able = new Set(parsed.terms.flatMap(reach));
+        pruned.states.forEach((s, i) => assert.ok(able.has(s) || !searched(pruned)[i], `${s.spec.name} searched for "${query}"`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('loads no index for a word nothing in the catalogue is near', () => {
+    const loaded = catalogue([[{ word: 'gadgets', other: 'widgets' }], [{ word: 'invoices', other: 'refunds' }]], true);
+    assert.deepEqual(loaded.ranker.rank(loaded.states, parseQuery('zzzzzzz'), 5, () => true, true), []);
+    assert.deepEqual(searched(loaded), [false, false]);
+  });
+
+  it('still finds a typo across specs', () => {
+    const catalog = new Catalog([spec('a', [{ method: 'GET', path: '/gadgets', summary: 'List gadgets' }]), spec('b', [{ method: 'GET', path: '/pods', summary: 'List pods' }])]);
+    assert.equal(catalog.search('gadgetz')[0]?.endpoint.id, 'a:GET:/gadgets');
+  });
+});
+
+describe('edits between two words', () => {
+  // The reference: the full Levenshtein table.
+  const distance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    return d[a.length]![b.length]!;
+  };
+
+  it('says a word is within a distance exactly when the full table does', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, d) => {
+        assert.equal(withinEdits(a, b, d), distance(a, b) <= d, `${a} / ${b} within ${d}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
