@@ -109,13 +109,19 @@ export class TermHolders {
 
   /**
    * The indexes whose fuzzy fallback (rank.ts) can match any of `terms`: those holding a term, a
-   * longer term it begins (`expansions`), or a term within its fuzzy distance (`distanceOf`). Any
-   * other index holds no term the fallback looks up, so it can only answer with nothing.
+   * longer term it begins (`expansions`), or a term within its fuzzy distance (`distanceOf`); any
+   * other index holds no term the fallback looks up, so it can only answer with nothing. Each with
+   * the best score (`SearchIndex.best`) of such a term in it: how promising it is.
    */
-  fallbackHolders(terms: readonly string[], expansions: ReadonlyMap<string, readonly string[]>, distanceOf: (term: string) => number): Set<SpecState> {
-    const out = new Set<SpecState>();
+  fallbackHolders(terms: readonly string[], expansions: ReadonlyMap<string, readonly string[]>, distanceOf: (term: string) => number): Map<SpecState, number> {
+    const out = new Map<SpecState, number>();
     const add = (t: string) => {
-      for (const s of this.#holders.get(t)?.states ?? []) out.add(s);
+      const h = this.#holders.get(t);
+      if (!h) return;
+      for (let i = 0; i < h.states.length; i++) {
+        const s = h.states[i]!;
+        out.set(s, Math.max(out.get(s) ?? 0, h.stats[2 * i + 1]!));
+      }
     };
     for (const t of terms) {
       add(t);

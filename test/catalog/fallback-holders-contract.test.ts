@@ -63,6 +63,35 @@ describe('the fuzzy fallback over many specs', () => {
     assert.deepEqual(searched(loaded), [false, false]);
   });
 
+  it('asks no more indexes than four times the budget once the page is full, the most promising first', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 14 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 5 }), fc.nat(), (n, budget, limit, strong) => {
+        // Alike but for one, whose misspelt word is its path and its whole summary (its best score is higher).
+        const k = strong % n;
+        const states = Array.from({ length: n }, (_, i) =>
+          new SpecState(
+            spec(
+              `s${i}`,
+              i === k
+                ? [{ method: 'GET', path: '/gadgets', summary: 'Gadgets' }, { method: 'GET', path: '/gadgets/{id}', summary: 'A gadget' }]
+                : [{ method: 'GET', path: '/items', summary: 'List all the items of the account, gadgets among them' }, { method: 'GET', path: '/items/{id}', summary: 'Get one of the items, a gadget or another one' }],
+            ),
+          ),
+        );
+        const terms = new TermHolders();
+        terms.add(states);
+        const loaded = new Loaded(states, terms, { maxIndexesSearched: budget, prune: true, budgetMs: Infinity, budgetPostings: Infinity });
+        const hits = loaded.ranker.rank(loaded.states, parseQuery('gadgetz'), limit, () => true, true);
+        // Each index answers with two hits: the page is full after ceil(limit / 2) of them.
+        const asked = Math.min(n, Math.max(4 * budget, Math.ceil(limit / 2)));
+        assert.equal(searched(loaded).filter(Boolean).length, asked, `${n} specs, budget ${budget}, limit ${limit}`);
+        assert.ok(searched(loaded)[k], 'the most promising is asked first');
+        assert.equal(hits.length, Math.min(limit, 2 * asked));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('still finds a typo across specs', () => {
     const catalog = new Catalog([spec('a', [{ method: 'GET', path: '/gadgets', summary: 'List gadgets' }]), spec('b', [{ method: 'GET', path: '/pods', summary: 'List pods' }])]);
     assert.equal(catalog.search('gadgetz')[0]?.endpoint.id, 'a:GET:/gadgets');
