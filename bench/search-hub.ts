@@ -12,8 +12,8 @@ import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
 import type { Vocabulary } from '../src/vocabulary/index.ts';
 import { DIRECTORY_PACKAGE, EVAL_APIS, type EvalSet, benchCacheDir, directoryApiDir, directoryIds, isReserved } from '../test/search/apis.ts';
-import { loadQueries, resolveIds } from '../test/search/harness.ts';
-import { type Figures, type QueryResult, figures, ourSearcher, runQueries } from '../test/search/measure.ts';
+import { type Query, loadQueries, resolveIds } from '../test/search/harness.ts';
+import { type Figures, type QueryResult, type Searcher, figures, ourSearcher, percentile, runQueries } from '../test/search/measure.ts';
 
 export interface HubResult {
   readonly apis: number;
@@ -37,6 +37,42 @@ export interface HubResult {
   readonly devCauses?: MissCauses;
   /** The same queries again with a vocabulary (`--vocabulary`), on the same catalogue. */
   readonly withVocabulary?: { readonly test?: Figures; readonly dev?: Figures };
+  /** Queries no word of which matches as typed (the fuzzy fallback answers): misspelt development queries, and words near no term. */
+  readonly fallback?: { readonly typos: Figures & { readonly max: number }; readonly nothing: Timing };
+}
+
+/** Milliseconds per search: median, 99th percentile, most. */
+export interface Timing {
+  readonly n: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** Words near no term of any API: the fallback has nothing to ask. */
+const NOTHING_NEAR = ['zzzzzz', 'qwertyuiop', 'xkcdxkcd', 'zzz', 'GET /zzz/{id}'];
+
+/** A development query with each word of six letters or more missing its third letter ("lst all chanels"). */
+function misspelt(query: string): string {
+  return query
+    .split(' ')
+    .map((w) => (w.length >= 6 ? w.slice(0, 2) + w.slice(3) : w))
+    .join(' ');
+}
+
+/** Figures of the misspelt development queries, with the slowest search. */
+function typoFigures(misspeltQueries: readonly Query[], search: Searcher): Figures & { readonly max: number } {
+  const results = runQueries(misspeltQueries, search, 'whole');
+  return { ...figures(results), max: Math.max(...results.map((r) => r.ms)) };
+}
+
+function timing(catalog: Catalog, queries: readonly string[]): Timing {
+  const ms = queries.map((q) => {
+    const t = performance.now();
+    catalog.search(q, {}, 10);
+    return performance.now() - t;
+  });
+  return { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms) };
 }
 
 /**
@@ -156,6 +192,10 @@ export async function runHub(
     const [t, d] = [run('test'), run('dev')];
     withVocabulary = { ...(t.length > 0 ? { test: figures(t) } : {}), ...(d.length > 0 ? { dev: figures(d) } : {}) };
   }
+  const fallback = {
+    typos: typoFigures(queries.filter((q) => q.set === 'dev').map((q) => ({ ...q, query: misspelt(q.query) })), search),
+    nothing: timing(catalog, NOTHING_NEAR),
+  };
   const { heap_size_limit } = (await import('node:v8')).getHeapStatistics();
   return {
     apis: evalSpecs.length + hubSpecs.length,
@@ -173,6 +213,7 @@ export async function runHub(
     ...(dev ? { dev, devResults: devResults.map((r) => withoutReserved(r, reserved)) } : {}),
     ...(devCauses ? { devCauses } : {}),
     ...(withVocabulary ? { withVocabulary } : {}),
+    fallback,
   };
 }
 
@@ -198,7 +239,12 @@ export function hubLines(r: HubResult): string[] {
     ...(r.wide ? [fig('wide whole', r.wide)] : []),
     ...(r.devCauses ? [causeLine(r.devCauses)] : []),
     ...(r.withVocabulary ? [fig('test whole, with the vocabulary', r.withVocabulary.test), fig('dev whole, with the vocabulary', r.withVocabulary.dev)] : []),
+    ...(r.fallback ? [`${fig('dev whole, misspelt (a letter dropped from each word of six or more)', r.fallback.typos)}  max ${r.fallback.typos.max.toFixed(1)} ms`, timingLine('queries near no term', r.fallback.nothing)] : []),
   ];
+}
+
+function timingLine(label: string, t: Timing): string {
+  return `${label}: n ${t.n}  p50 ${t.p50.toFixed(2)} ms  p99 ${t.p99.toFixed(1)} ms  max ${t.max.toFixed(1)} ms`;
 }
 
 export function causeLine(c: MissCauses, set = 'dev'): string {
