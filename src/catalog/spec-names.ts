@@ -16,6 +16,11 @@ const GENERIC_NAME_WORDS = new Set(
   ).split(' '),
 );
 
+/** Whether `word` (lower case) is one of the words every API description uses of itself: it names no API. */
+export function isGenericNameWord(word: string): boolean {
+  return GENERIC_NAME_WORDS.has(word);
+}
+
 function nameTermsOf(text: string | undefined, out: Set<string>): void {
   if (!text) return;
   for (const word of splitWords(text)) {
