@@ -1,10 +1,11 @@
 // Key tables put together from parts: a table's pairs shifted by an offset make a table whose every
 // value is the part's raised by that offset; a shift that would leave the packable range is
-// refused; the size counts distinct pairs.
+// refused; the size counts distinct pairs. Large tables are sorted by buckets of the hash's top
+// bits: the same order as the engine's sort, for generated pairs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { KeyTable, MAX_VALUE, hashed } from '../../src/catalog/key-table.ts';
+import { KeyTable, MAX_VALUE, bucketSort, hashed } from '../../src/catalog/key-table.ts';
 
 const pairs = fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.nat({ max: 40 })), { maxLength: 40 });
 
@@ -31,5 +32,25 @@ describe('KeyTable parts', () => {
     assert.throws(() => new KeyTable([['k', MAX_VALUE]]), { name: 'RangeError', message: `KeyTable: value ${MAX_VALUE} out of range` });
     assert.equal(new KeyTable([]).size, 0);
     assert.equal(new KeyTable([]).shifted(5).length, 0);
+  });
+
+  it('sorts large tables as the engine sorts doubles, duplicates and shared top bits included', () => {
+    // Hashes drawn from a few top-bit buckets and a few values, so buckets hold many and ties occur.
+    const pair = fc.tuple(fc.constantFrom(0, 1, 0xffff), fc.nat({ max: 0xffff }), fc.nat({ max: 5 })).map(([top, low, value]) => (top * 2 ** 16 + low) * MAX_VALUE + value);
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 300 }), (list) => {
+        assert.deepEqual(bucketSort(list), Float64Array.from(list).sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers a table past the engine-sort size as a Map of its pairs would', () => {
+    const entries = Array.from({ length: 6000 }, (_, i): [string, number] => [`key${i % 2500}`, i % 97]);
+    const table = new KeyTable(entries);
+    const expected = new Map<string, Set<number>>();
+    for (const [k, v] of entries) expected.set(k, (expected.get(k) ?? new Set()).add(v));
+    for (const [k, values] of expected) assert.deepEqual(table.candidates(k).filter((v) => values.has(v)), [...values].sort((a, b) => a - b), k);
+    assert.equal(table.size, [...expected.values()].reduce((n, s) => n + s.size, 0));
   });
 });
