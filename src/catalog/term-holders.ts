@@ -2,7 +2,8 @@
 // go: how many documents hold each term in all (what makes scores of different specs' indexes
 // comparable), which indexes hold it (so a search over many specs visits only those holding a query
 // word), and the sorted vocabulary for prefix look-ups.
-import type { SpecState } from './spec-state.ts';
+import { editDistance } from './similar.ts';
+import { type SpecState, push } from './spec-state.ts';
 import { PREFIX_MIN } from './search.ts';
 
 /**
@@ -102,7 +103,7 @@ export class TermHolders {
     const byLength = (this.#byLength ??= lengthBuckets(this.#df.keys()));
     const out: string[] = [];
     for (let n = Math.max(1, term.length - distance); n <= term.length + distance; n++) {
-      for (const other of byLength.get(n) ?? []) if (withinEdits(term, other, distance)) out.push(other);
+      for (const other of byLength.get(n) ?? []) if (editDistance(term, other, distance) <= distance) out.push(other);
     }
     return out;
   }
@@ -156,33 +157,6 @@ export class TermHolders {
 
 function lengthBuckets(terms: Iterable<string>): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const t of terms) {
-    const list = out.get(t.length);
-    if (list) list.push(t);
-    else out.set(t.length, [t]);
-  }
+  for (const t of terms) push(out, t.length, t);
   return out;
-}
-
-/** Whether `a` becomes `b` in at most `distance` single-letter insertions, deletions or changes. */
-export function withinEdits(a: string, b: string, distance: number): boolean {
-  if (Math.abs(a.length - b.length) > distance) return false;
-  let previous = new Uint16Array(b.length + 1);
-  let current = new Uint16Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let least = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
-      current[j] = cost;
-      if (cost < least) least = cost;
-    }
-    // Every later row is at least this row's least: past `distance`, no path comes back.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only (the last row decides either way)
-    if (least > distance) return false;
-    [previous, current] = [current, previous];
-  }
-  return previous[b.length]! <= distance;
 }

@@ -9,7 +9,8 @@ import { Catalog } from '../../src/catalog/index.ts';
 import { Loaded } from '../../src/catalog/loaded.ts';
 import { parseQuery } from '../../src/catalog/search.ts';
 import { SpecState } from '../../src/catalog/spec-state.ts';
-import { TermHolders, withinEdits } from '../../src/catalog/term-holders.ts';
+import { editDistance } from '../../src/catalog/similar.ts';
+import { TermHolders } from '../../src/catalog/term-holders.ts';
 import { spec } from './fixtures.ts';
 
 const WORDS = ['gadgets', 'widgets', 'invoices', 'customers', 'subscriptions', 'pods', 'refunds', 'payouts'];
@@ -49,7 +50,7 @@ describe('the fuzzy fallback over many specs', () => {
         const ids = (l: Loaded) => l.ranker.rank(l.states, parsed, limit, () => true, true).map((r) => `${r.entry.endpoint.id} ${r.score}`);
         assert.deepEqual(ids(pruned), ids(open), query);
         // An index holding no term within reach of the query's was never loaded.
-        const reach = (term: string) => pruned.states.filter((s) => [...s.index.terms()].some(([t]) => t === term || (term.length >= 5 && (t.startsWith(term) || withinEdits(term, t, Math.round(term.length * 0.2))))));
+        const reach = (term: string) => pruned.states.filter((s) => [...s.index.terms()].some(([t]) => t === term || (term.length >= 5 && (t.startsWith(term) || editDistance(term, t, Math.round(term.length * 0.2)) <= Math.round(term.length * 0.2)))));
         const able = new Set(parsed.terms.flatMap(reach));
         pruned.states.forEach((s, i) => assert.ok(able.has(s) || !searched(pruned)[i], `${s.spec.name} searched for "${query}"`));
       }),
@@ -110,7 +111,7 @@ describe('edits between two words', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 9 });
     fc.assert(
       fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, d) => {
-        assert.equal(withinEdits(a, b, d), distance(a, b) <= d, `${a} / ${b} within ${d}`);
+        assert.equal(editDistance(a, b, d) <= d, distance(a, b) <= d, `${a} / ${b} within ${d}`);
       }),
       { numRuns: 2000 },
     );
