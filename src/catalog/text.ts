@@ -166,8 +166,14 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  // A final y after a consonant is written i, so that every form meets: `movies` (-> movy) and
+  // `movie` (-> movi), `copy` and `copied` (-> copi), `policy` and `policies`. Before, "movie" found
+  // no endpoint that says `movies`. (After a vowel the y stays: `key`, `keys`, `gateway`.)
+  if (w.length > 3 && w.endsWith('y') && !VOWEL_OR_Y.has(w.charCodeAt(w.length - 2))) w = `${w.slice(0, -1)}i`;
   return w;
 }
+
+const VOWEL_OR_Y = new Set([...'aeiouy'].map((c) => c.charCodeAt(0)));
 
 const NO_TERMS: readonly string[] = Object.freeze([]);
 /** Word -> terms, remembered: API text repeats a small vocabulary, and stemming every occurrence dominated indexing. */
