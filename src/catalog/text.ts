@@ -162,7 +162,9 @@ export function stem(word: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is|as)$/.test(w)) w = w.slice(0, -1);
+  // Not a plural: -ss (`class`), -us (`status`, `previous`), -sis and -xis (`analysis`, `axis`),
+  // -ias and -aas (`alias`, `saas`). Other words in -is and -as are (`apis`, `emojis`, `schemas`, `quotas`).
+  else if (w.endsWith('s') && !/(ss|us|[sx]is|[ia]as)$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);

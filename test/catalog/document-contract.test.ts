@@ -142,7 +142,7 @@ describe('paths', () => {
     assert.deepEqual(pathTerms('/uploads?uploadId=x&partId'), ['upload', 'x']);
     // Noise is the whole word: versions, numbers, formats; words that merely contain them are words.
     assert.deepEqual(pathTerms('/api/json/xml/123/v3/v1beta2'), []);
-    assert.deepEqual(pathTerms('/apis/jsonl/xml2/12a/v1x/beta/xv1'), ['apis', 'jsonl', 'xml2', '12a', 'beta', 'xv1']);
+    assert.deepEqual(pathTerms('/apis/jsonl/xml2/12a/v1x/beta/xv1'), ['api', 'jsonl', 'xml2', '12a', 'beta', 'xv1']);
     // A path that is all query: its value is the segment.
     assert.deepEqual(pathTerms('?restype=container'), ['container']);
   });

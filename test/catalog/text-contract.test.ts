@@ -97,6 +97,17 @@ describe('stem', () => {
         assert.equal(stem(`${base}ied`), stem(`${base}y`), `${base}y / ${base}ied`);
       }),
     );
+    // A word in a vowel and its plural in -is or -as (`api`, `apis`; `schema`, `schemas`), but not the
+    // singulars those endings also spell (-sis, -xis, -ias, -aas).
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{2,8}[b-df-hj-np-rtv-wyz][ia]$/), (w) => {
+        assert.equal(stem(`${w}s`), stem(w), `${w}s`);
+      }),
+    );
+    for (const w of ['analysis', 'basis', 'axis', 'alias', 'bias', 'status', 'bonus', 'saas']) assert.equal(stem(w), w, w);
+    for (const [a, b] of [['apis', 'api'], ['emojis', 'emoji'], ['uris', 'uri'], ['schemas', 'schema'], ['replicas', 'replica'], ['quotas', 'quota'], ['aliases', 'alias']]) {
+      assert.equal(stem(a!), stem(b!), `${a} / ${b}`);
+    }
     for (const [a, b] of [['movies', 'movie'], ['cookies', 'cookie'], ['copied', 'copy'], ['applied', 'apply'], ['queries', 'query'], ['keys', 'key'], ['gateways', 'gateway'], ['delays', 'delay']]) {
       assert.equal(stem(a!), stem(b!), `${a} / ${b}`);
     }
