@@ -160,8 +160,9 @@ function canonicalOf(word: string): string | undefined {
 export function stem(word: string): string {
   let w = word;
   if (w.length <= 3 || /\d/.test(w)) return w;
+  // (-ies to -y first: `tries` meets `try`, which is too short to lose its y below. A plural in -sses
+  // loses its s here and its e below: `addresses` -> address.)
   if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
   // Not a plural: -ss (`class`), -us (`status`, `previous`), -sis and -xis (`analysis`, `axis`),
   // -ias and -aas (`alias`, `saas`). Other words in -is and -as are (`apis`, `emojis`, `schemas`, `quotas`).
   else if (w.endsWith('s') && !/(ss|us|[sx]is|[ia]as)$/.test(w)) w = w.slice(0, -1);
