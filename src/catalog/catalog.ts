@@ -35,6 +35,8 @@ export { type IndexSource, type LeanPostings, type MiniHead, leanPostings, posti
 const SEARCH_BUDGET_MS = 500;
 /** See `CatalogOptions.budgetPostings`. */
 const SEARCH_BUDGET_POSTINGS = 200_000;
+/** See `CatalogOptions.fallbackMs`. */
+const FALLBACK_MS = 40;
 
 const DEFAULT_SEARCH_LIMIT = 10;
 const DEFAULT_SUGGEST_LIMIT = 5;
@@ -60,6 +62,14 @@ export interface CatalogOptions {
    * counted in work rather than time, so the answer does not depend on how busy the machine is.
    */
   readonly budgetPostings?: number;
+  /**
+   * Milliseconds the fuzzy fallback (no word of the query matched as typed) may spend asking indexes
+   * once it has a hit, with pruning on. It asks the most promising first, and the first such query
+   * after a start loads every index it asks: at hub scale (2,600 APIs) that held the event loop for
+   * 160 ms over MCP; afterwards the same query takes 15. The default keeps a search under the
+   * 50 ms any call may hold the thread; `Infinity` asks every index the fallback's budget allows.
+   */
+  readonly fallbackMs?: number;
   /** Related English words searched as low-weight alternatives of the query's (none by default; see expand.ts). */
   readonly vocabulary?: QueryVocabulary;
 }
@@ -79,6 +89,7 @@ export class Catalog {
       prune: options.prune ?? true,
       budgetMs: options.budgetMs ?? SEARCH_BUDGET_MS,
       budgetPostings: options.budgetPostings ?? SEARCH_BUDGET_POSTINGS,
+      fallbackMs: options.fallbackMs ?? FALLBACK_MS,
     };
     this.#queryVocabulary = options.vocabulary;
     this.#loaded = new Loaded([], this.#terms, this.#budget);

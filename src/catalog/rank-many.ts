@@ -47,6 +47,8 @@ export interface SearchBudget {
   readonly prune: boolean;
   readonly budgetMs: number;
   readonly budgetPostings: number;
+  /** Milliseconds the fuzzy fallback may ask indexes once it has a hit (none: no time limit of its own). */
+  readonly fallbackMs?: number;
 }
 
 export const byPosition = (entry: Entry): number => entry.position;
@@ -221,8 +223,11 @@ export class ManyRanker {
       let order = states.map((_, i) => i);
       if (able) order = order.filter((i) => able.has(states[i]!)).sort((a, b) => able.get(states[b]!)! - able.get(states[a]!)! || a - b);
       let asked = 0;
+      // Once it has a hit, the fallback also stops at its own time bound: the first typo after a
+      // start loads each index it asks (see `CatalogOptions.fallbackMs`).
+      const stopAt = performance.now() + (this.#budget.fallbackMs ?? Infinity);
       for (const spec of order) {
-        if (prune && (performance.now() > deadline || (top.length >= limit && asked >= FALLBACK_BUDGET_FACTOR * maxIndexesSearched))) break;
+        if (prune && (performance.now() > deadline || (top.length > 0 && performance.now() > stopAt) || (top.length >= limit && asked >= FALLBACK_BUDGET_FACTOR * maxIndexesSearched))) break;
         asked++;
         const state = states[spec]!;
         const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });

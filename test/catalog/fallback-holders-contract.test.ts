@@ -93,6 +93,36 @@ describe('the fuzzy fallback over many specs', () => {
     );
   });
 
+  it('stops at its own time bound once it has a hit, the most promising index asked first', () => {
+    // Every spec can answer "gadgetz"; one says it in its path and summary (the most promising).
+    const states = Array.from({ length: 6 }, (_, i) =>
+      new SpecState(spec(`s${i}`, i === 4 ? [{ method: 'GET', path: '/gadgets', summary: 'Gadgets' }] : [{ method: 'GET', path: '/items', summary: 'List all the items of the account, gadgets among them' }])),
+    );
+    const run = (fallbackMs: number | undefined) => {
+      const fresh = states.map((s) => new SpecState(s.spec));
+      const terms = new TermHolders();
+      terms.add(fresh);
+      const loaded = new Loaded(fresh, terms, { maxIndexesSearched: 1, prune: true, budgetMs: Infinity, budgetPostings: Infinity, ...(fallbackMs !== undefined ? { fallbackMs } : {}) });
+      const hits = loaded.ranker.rank(loaded.states, parseQuery('gadgetz'), 10, () => true, true);
+      return { hits: hits.map((h) => h.entry.endpoint.id), searched: searched(loaded) };
+    };
+    // Its time spent before it starts: it stops after the first index that answers.
+    const spent = run(-1);
+    assert.deepEqual(spent.searched, [false, false, false, false, true, false]);
+    assert.deepEqual(spent.hits, ['s4:GET:/gadgets']);
+    // With time left, it asks on (up to four times the index budget, the page not full).
+    assert.equal(run(Infinity).searched.filter(Boolean).length, 6);
+    assert.equal(run(undefined).searched.filter(Boolean).length, 6);
+  });
+
+  it('takes its time bound from the catalogue options', () => {
+    const specs = [0, 1, 2].map((i) => spec(`s${i}`, [{ method: 'GET', path: i === 1 ? '/gadgets' : '/items', summary: i === 1 ? 'Gadgets' : 'List all the items of the account, gadgets among them' }]));
+    const spent = new Catalog(specs, { fallbackMs: -1 });
+    assert.deepEqual(spent.search('gadgetz').map((h) => h.endpoint.spec), ['s1']);
+    const open = new Catalog(specs, { fallbackMs: Infinity });
+    assert.deepEqual(open.search('gadgetz').map((h) => h.endpoint.spec).sort(), ['s0', 's1', 's2']);
+  });
+
   it('still finds a typo across specs', () => {
     const catalog = new Catalog([spec('a', [{ method: 'GET', path: '/gadgets', summary: 'List gadgets' }]), spec('b', [{ method: 'GET', path: '/pods', summary: 'List pods' }])]);
     assert.equal(catalog.search('gadgetz')[0]?.endpoint.id, 'a:GET:/gadgets');

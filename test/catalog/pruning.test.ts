@@ -61,7 +61,7 @@ describe('pruned search', () => {
             const seen = new Set<string>();
             return spec(`s${i}`, inputs.filter((x) => !seen.has(`${x.method} ${x.path}`) && seen.add(`${x.method} ${x.path}`)));
           });
-          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity, fallbackMs: Infinity });
           const exhaustive = new Catalog(specs, { prune: false });
           assert.deepEqual(firstPage(pruned, query, limit), firstPage(exhaustive, query, limit), query);
         },
@@ -82,7 +82,7 @@ describe('pruned search', () => {
           const unique = inputs.filter((x) => !seen.has(`${x.method} ${x.path}`) && seen.add(`${x.method} ${x.path}`));
           return spec(`s${i}`, unique.map((x, j) => ({ ...x, summary: `${x.summary} ${topics.slice(0, j + 1).join(' ')}` })));
         });
-        const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+        const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity, fallbackMs: Infinity });
         const exhaustive = new Catalog(specs, { prune: false });
         assert.deepEqual(firstPage(pruned, query, limit), firstPage(exhaustive, query, limit), query);
       }),
@@ -104,7 +104,7 @@ describe('pruned search', () => {
       assert.ok(outcome.ok);
       specs.push(outcome.spec);
     }
-    const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+    const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity, fallbackMs: Infinity });
     const exhaustive = new Catalog(specs, { prune: false });
     const vocabulary = [...new Set(specs.flatMap((s) => s.endpoints.flatMap((e) => (e.summary ?? '').split(/\s+/))))].filter((w) => /^[a-z]{3,}$/i.test(w));
     fc.assert(

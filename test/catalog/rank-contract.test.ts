@@ -53,7 +53,7 @@ describe('a pruned search', () => {
         fc.integer({ min: 1, max: 12 }),
         (inputs, query, filters, limit) => {
           const specs = specsOf(inputs);
-          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+          const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity, fallbackMs: Infinity });
           const exhaustive = new Catalog(specs, { prune: false });
           assert.deepEqual(page(pruned, query, filters, limit), page(exhaustive, query, filters, limit), `${query} ${JSON.stringify(filters)}`);
         },
@@ -66,7 +66,7 @@ describe('a pruned search', () => {
     fc.assert(
       fc.property(fc.array(fc.array(endpointArb, { minLength: 1, maxLength: 8 }), { minLength: 3, maxLength: 6 }), queryArb, fc.integer({ min: 1, max: 6 }), (inputs, query, limit) => {
         const specs = specsOf(inputs).map((s, i) => ({ ...s, collection: i % 2 === 0 ? 'even' : 'odd', endpoints: s.endpoints.map((e) => ({ ...e, collection: i % 2 === 0 ? 'even' : 'odd' })) }));
-        const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity });
+        const pruned = new Catalog(specs, { maxIndexesSearched: Infinity, budgetMs: Infinity, budgetPostings: Infinity, fallbackMs: Infinity });
         const exhaustive = new Catalog(specs, { prune: false });
         for (const collection of ['even', 'odd']) {
           assert.deepEqual(page(pruned, query, { collection }, limit), page(exhaustive, query, { collection }, limit), `${query} in ${collection}`);
