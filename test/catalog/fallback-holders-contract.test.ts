@@ -10,7 +10,7 @@ import { Loaded } from '../../src/catalog/loaded.ts';
 import { parseQuery } from '../../src/catalog/search.ts';
 import { SpecState } from '../../src/catalog/spec-state.ts';
 import { editDistance } from '../../src/catalog/similar.ts';
-import { TermHolders } from '../../src/catalog/term-holders.ts';
+import { TermHolders, letterMask } from '../../src/catalog/term-holders.ts';
 import { spec } from './fixtures.ts';
 
 const WORDS = ['gadgets', 'widgets', 'invoices', 'customers', 'subscriptions', 'pods', 'refunds', 'payouts'];
@@ -144,6 +144,34 @@ describe('edits between two words', () => {
         assert.equal(editDistance(a, b, d) <= d, distance(a, b) <= d, `${a} / ${b} within ${d}`);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('never tells two words within d edits apart by more than 2 d letters (the mask that skips the table)', () => {
+    const bits = (x: number) => x.toString(2).replaceAll('0', '').length;
+    // Letters, digits and characters that share a mask bit with a letter (`0` and `p`, `1` and `q`).
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'p', 'q', '0', '1', 'z', 'é'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        assert.ok(bits((letterMask(a) ^ letterMask(b)) >>> 0) <= 2 * distance(a, b), `${a} / ${b}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds, among the catalogue\'s terms, exactly those the full table puts within reach', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'p', '0'), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 30 }), word, fc.integer({ min: 0, max: 3 }), (vocabulary, term, d) => {
+        const terms = new TermHolders();
+        // One document per word, its summary the word itself; the reference reads the index's own terms.
+        const state = new SpecState(spec('v', vocabulary.map((w, i) => ({ method: 'GET' as const, path: `/x${i}`, summary: w }))));
+        terms.add([state]);
+        const held = [...state.index.terms()].map(([t]) => t);
+        const expected = held.filter((t) => distance(term, t) <= d).sort();
+        assert.deepEqual(terms.near(term, d).sort(), expected, `${term} within ${d}`);
+      }),
+      { numRuns: 300 },
     );
   });
 });
