@@ -240,10 +240,11 @@ async function serveWith(
   // Loading may still hold the thread in steps (decoding snapshots, the swap): a signal meanwhile
   // ends the process at once (src/daemon/signals.ts).
   const ready = whileHeavy(() => Promise.all([loading, warming]).then(([l]) => loadConfigured(config, l))).then(
-    (result) => {
+    async (result) => {
       outcomes = result;
       traceStep('specs loaded');
-      catalog.replace(loadedSpecs(result));
+      // In steps: with thousands of specs the word statistics take them in over 100 ms (status answers meanwhile).
+      await catalog.replaceInSteps(loadedSpecs(result), () => new Promise((resolve) => setImmediate(resolve)));
       loaded = true;
       traceStep('catalogue served');
       reportOutcomes(result, log, performance.now() - started);
