@@ -37,6 +37,17 @@ const TESTS_FOR = {
   'src/mcp': ['test/mcp/**/*.test.ts'],
   'src/model': ['test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
   'src/tools': ['test/mcp/**/*.test.ts'],
+  // Snapshot files are written and read by the daemon's loader and cold start: their tests (and the
+  // import worker's jobs, and the two in-process `svc serve` starts) run that code in this process.
+  // The spawned-daemon tests (snapshot-start, start-trace) reach it only in the child: not listed.
+  'src/snapshot': [
+    'test/snapshot/**/*.test.ts',
+    'test/daemon/loader-*.test.ts',
+    'test/daemon/cold-start*.test.ts',
+    'test/daemon/import-worker-jobs.test.ts',
+    'test/daemon/serve-inprocess.test.ts',
+    'test/daemon/serve-start-contract.test.ts',
+  ],
 };
 
 /**
@@ -61,7 +72,7 @@ const NOT_FOR_MUTATION = new Set([
  * Folders whose tests run in-process (no daemon to start): an infinite loop is called a timeout
  * after twice the covering tests' time plus this much, instead of the default 20 s.
  */
-const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000, 'src/catalog': 10_000 };
+const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000, 'src/catalog': 10_000, 'src/snapshot': 10_000 };
 
 /** Patterns -> the files, sorted (Stryker runs a mutant's covering files in this order). */
 function expand(patterns) {
