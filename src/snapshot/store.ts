@@ -94,13 +94,14 @@ export async function readSnapshot(dir: string, key: string): Promise<ReadResult
     if (headerBytes > MAX_HEADER) return { ok: false, reason: 'corrupt', detail: 'header too large' };
     const headerBuf = Buffer.alloc(headerBytes);
     if ((await handle.read(headerBuf, 0, headerBytes, lead.length)).bytesRead !== headerBytes) return { ok: false, reason: 'corrupt', detail: 'truncated header' };
-    let header: Header;
+    let header: Header | null;
     try {
-      header = JSON.parse(headerBuf.toString('utf8')) as Header;
+      header = JSON.parse(headerBuf.toString('utf8')) as Header | null;
     } catch {
       return { ok: false, reason: 'corrupt', detail: 'unreadable header' };
     }
-    if (header.key !== key) return { ok: false, reason: 'corrupt', detail: 'header names another key' };
+    // A header of `null` is JSON too: refused like any header that is not this key's.
+    if (header?.key !== key) return { ok: false, reason: 'corrupt', detail: 'header names another key' };
     const coreAt = lead.length + headerBytes;
     const sizes = [header.coreBytes, header.printsBytes, header.detailBytes];
     if (!sizes.every((n) => Number.isSafeInteger(n) && n >= 0) || st.size !== coreAt + sizes.reduce((a, b) => a + b, 0)) {
