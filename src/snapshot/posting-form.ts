@@ -17,19 +17,24 @@ export function postingParts(p: LeanPostings): Buffer[] {
   for (const array of [p.starts, p.docs, p.counts]) {
     const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
     // Typed arrays hold the machine's byte order: written little-endian whatever it is.
+    // Stryker disable next-line ConditionalExpression: both ways write and read the same little-endian bytes, and the tests run on a little-endian machine (the other way is for big-endian ones)
     if (LITTLE_ENDIAN) bytes.copy(out, at);
+    // Stryker disable next-line all: big-endian machines only (the tests run on a little-endian one)
     else for (let i = 0; i < array.length; i++) writeLE(out, at + i * array.BYTES_PER_ELEMENT, array.BYTES_PER_ELEMENT, array[i]!);
     at += bytes.length;
   }
   return [Buffer.from(JSON.stringify(p.terms)), out];
 }
 
+// Stryker disable next-line all: both ways write and read the same little-endian bytes, and the tests run on a little-endian machine (the other way is for big-endian ones)
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+// Stryker disable all: big-endian machines only (the tests run on a little-endian one)
 function writeLE(out: Buffer, at: number, width: number, value: number): void {
   if (width === 2) out.writeUInt16LE(value, at);
   else out.writeUInt32LE(value, at);
 }
+// Stryker restore all
 
 /** `postingParts` read back (throws on numbers that do not agree with each other). */
 export function readPostings(terms: unknown, bytes: Buffer): LeanPostings {
@@ -44,7 +49,9 @@ export function readPostings(terms: unknown, bytes: Buffer): LeanPostings {
   const read = <T extends Uint16Array | Uint32Array>(make: (length: number) => T, at: number, length: number): T => {
     const array = make(length);
     const width = array.BYTES_PER_ELEMENT;
+    // Stryker disable next-line ConditionalExpression: both ways write and read the same little-endian bytes, and the tests run on a little-endian machine (the other way is for big-endian ones)
     if (LITTLE_ENDIAN) bytes.copy(Buffer.from(array.buffer), 0, at, at + width * length);
+    // Stryker disable next-line all: big-endian machines only (the tests run on a little-endian one)
     else for (let i = 0; i < length; i++) array[i] = width === 2 ? bytes.readUInt16LE(at + 2 * i) : bytes.readUInt32LE(at + 4 * i);
     return array;
   };
