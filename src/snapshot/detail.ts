@@ -163,8 +163,9 @@ class SpecDetail {
     this.#fd ??= tryOpen(file);
     try {
       return readAt(this.#fd, offset, length);
-      // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
-    } catch {
+    }
+    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
+    catch {
       return undefined;
     }
   }
@@ -216,8 +217,9 @@ function fromSource(file: string, digest: string | undefined): unknown {
     if (digest === undefined || sha256(bytes) !== digest) return undefined;
     const result = parseText(decodeUtf8(bytes));
     return result.ok ? result.value : undefined;
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
+  catch {
     return undefined;
   }
 }

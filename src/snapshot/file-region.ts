@@ -4,8 +4,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 export function tryOpen(file: string): number | undefined {
   try {
     return openSync(file, 'r');
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
+  catch {
     return undefined;
   }
 }
@@ -29,8 +30,9 @@ export function readRegion(file: string, offset: number, length: number): Buffer
   const fd = tryOpen(file);
   try {
     return readAt(fd, offset, length);
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
+  catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);

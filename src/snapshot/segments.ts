@@ -181,8 +181,9 @@ class Segments {
       const line = text.indexOf('\n');
       cut = JSON.parse(text.slice(0, line)) as Cut[];
       value = JSON.parse(text.slice(line + 1));
-      // Stryker disable next-line BlockStatement: unreachable: a segment that matches its checksum is the JSON the encoder wrote
-    } catch {
+    }
+    // Stryker disable next-line BlockStatement: unreachable: a segment that matches its checksum is the JSON the encoder wrote
+    catch {
       return this.#damaged(place);
     }
     if (!Array.isArray(cut)) return this.#damaged(place);

@@ -166,6 +166,7 @@ export async function writeSnapshot(dir: string, key: string, core: Uint8Array, 
     await rename(temp, file);
   } catch (error) {
     await handle.close().catch(() => {});
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the temp file exists (this write made it), so force changes nothing
     await rm(temp, { force: true });
     throw error;
   }
