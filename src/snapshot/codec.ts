@@ -189,6 +189,7 @@ export function encodeCore(spec: ImportedSpec, documents: (file: string) => unkn
   // catalogue are never searched, and as objects these cost about 100 bytes per endpoint.
   // Lean postings as the index holds them when it has them (a fresh build, a snapshot's), else made from MiniSearch's form.
   const source = index.mini as IndexSource;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the lean postings the index holds, or the same made lean from MiniSearch's form below: the same bytes
   const lean = typeof source === 'function' ? source.lean?.() : undefined;
   const data = lean ? undefined : typeof source === 'function' ? source() : source;
   const { documentIds, fieldLength, ...miniHead }: MiniHead = lean ? lean.head : withoutIndex(data!);
@@ -245,12 +246,14 @@ function textChunks(texts: readonly string[]): Buffer[] {
   for (const text of texts) {
     open.push(text);
     size += text.length;
+    // Stryker disable next-line EqualityOperator: where a chunk ends: chunks of any size decode the same
     if (size >= CHUNK_BYTES) {
       out.push(Buffer.from(`[${open.join(',')}]`));
       open = [];
       size = 0;
     }
   }
+  // Stryker disable next-line EqualityOperator: an empty last chunk ([]) decodes to nothing, as no chunk does
   if (open.length > 0) out.push(Buffer.from(`[${open.join(',')}]`));
   return out;
 }
@@ -271,6 +274,7 @@ export async function decodeCore(bytes: Uint8Array, pause: () => Promise<void> =
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 4) throw new Error('spec image too short');
   const count = buf.readUInt32LE(0);
+  // Stryker disable next-line EqualityOperator: a core of three parts is refused either way (it needs four at least: head, links, cold blocks, per-document data)
   if (count < 3 || 4 * (count + 1) > buf.length) throw new Error('spec image framing is wrong');
   let at = 4 * (count + 1);
   /** Part `i`'s bytes, within the core's buffer. */
@@ -374,6 +378,7 @@ function postingsReader(miniHead: Head['index']['mini'], postings: PostingBytes,
  * text): decoded, every summary holds the term list's own strings, not a copy of each per summary.
  */
 function summariesAsNumbers(index: IndexImage): (readonly (number | string)[] | null)[] {
+  // Stryker disable next-line ArrayDeclaration: memory only: without the numbers every summary keeps its terms as text, decoded to the same strings
   const numbers = new Map(index.terms.map((t, i) => [t, i]));
   return index.summaries.map((s) => (s ? s.map((t) => numbers.get(t) ?? t) : null));
 }
