@@ -6,12 +6,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { specImage } from '../../src/catalog/catalog.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import { decodeCore, encodeCore, specFromCore } from '../../src/snapshot/index.ts';
-import { served, temp } from './support.ts';
+import { decodeCore, specFromCore } from '../../src/snapshot/index.ts';
+import { encodedCore, served, temp } from './support.ts';
 
 const tmp = temp();
 after(() => tmp.cleanup());
@@ -46,9 +44,7 @@ before(async () => {
   const outcome = await importSpec(file, { name: 'large', collection: 'default' });
   assert.ok(outcome.ok);
   spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
-  core = encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
+  core = encodedCore(spec);
 });
 
 /** The head's chunk counts and each part's length, as framed. */

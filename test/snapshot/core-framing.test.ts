@@ -7,12 +7,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { specImage } from '../../src/catalog/catalog.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import { CODEC_VERSION, decodeCore, encodeCore, specFromCore } from '../../src/snapshot/index.ts';
-import { served } from './support.ts';
+import { CODEC_VERSION, decodeCore, specFromCore } from '../../src/snapshot/index.ts';
+import { coreParts, decodeRefusal, encodedCore, framedParts, served } from './support.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
 
@@ -23,54 +21,22 @@ before(async () => {
   const outcome = await importSpec(path.join(FIXTURES, 'oas30-params/openapi.yaml'), { name: 's', collection: 'default' });
   assert.ok(outcome.ok);
   spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
-  core = encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
+  core = encodedCore(spec);
 });
 
-/** The core's parts, as framed. */
-function partsOf(bytes: Buffer): Buffer[] {
-  const count = bytes.readUInt32LE(0);
-  let at = 4 * (count + 1);
-  const out: Buffer[] = [];
-  for (let i = 0; i < count; i++) {
-    const length = bytes.readUInt32LE(4 * (i + 1));
-    out.push(bytes.subarray(at, at + length));
-    at += length;
-  }
-  assert.equal(at, bytes.length);
-  return out;
-}
-
-/** Parts framed as the encoder frames them. */
-function framed(parts: readonly Buffer[]): Buffer {
-  const frame = Buffer.alloc(4 * (parts.length + 1));
-  frame.writeUInt32LE(parts.length, 0);
-  parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
-  return Buffer.concat([frame, ...parts]);
-}
-
 /** The core with its head edited (and framed again). */
-function withHead(edit: (head: Record<string, unknown>) => void, parts = partsOf(core)): Buffer {
+function withHead(edit: (head: Record<string, unknown>) => void, parts = coreParts(core)): Buffer {
   const head = JSON.parse(parts[0]!.toString('utf8')) as Record<string, unknown>;
   edit(head);
-  return framed([Buffer.from(JSON.stringify(head)), ...parts.slice(1)]);
+  return framedParts([Buffer.from(JSON.stringify(head)), ...parts.slice(1)]);
 }
 
-const head = (): Record<string, unknown> => JSON.parse(partsOf(core)[0]!.toString('utf8')) as Record<string, unknown>;
+const head = (): Record<string, unknown> => JSON.parse(coreParts(core)[0]!.toString('utf8')) as Record<string, unknown>;
 
-async function refusal(bytes: Uint8Array): Promise<string> {
-  try {
-    await decodeCore(bytes);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail('decoded');
-}
 
 describe('a core', () => {
   it('decodes to what the import serves, its parts where the encoder framed them', async () => {
-    const parts = partsOf(core);
+    const parts = coreParts(core);
     const h = head();
     assert.equal(h['v'], CODEC_VERSION);
     assert.equal(parts.length, 4 + (h['sharedChunks'] as number) + (h['endpointChunks'] as number) + (h['postingChunks'] as number));
@@ -92,12 +58,12 @@ describe('a core', () => {
     const frameEnd = 4 * (count + 1);
     const ends = new Set<number>([0, 1, 3, 4, 5, frameEnd - 1, frameEnd, frameEnd + 1, core.length - 1]);
     let at = frameEnd;
-    for (const p of partsOf(core)) {
+    for (const p of coreParts(core)) {
       for (const d of [-1, 0, 1]) if (at + d >= 0 && at + d < core.length) ends.add(at + d);
       at += p.length;
     }
     const check = async (length: number): Promise<void> => {
-      const why = await refusal(new Uint8Array(core.subarray(0, length)));
+      const why = await decodeRefusal(new Uint8Array(core.subarray(0, length)));
       if (length < 4) assert.equal(why, 'spec image too short', `length ${length}`);
       else if (length < frameEnd) assert.equal(why, 'spec image framing is wrong', `length ${length}`);
       else assert.equal(why, 'spec image is cut short', `length ${length}`);
@@ -109,7 +75,7 @@ describe('a core', () => {
   it('with bytes after its last part: refused', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), async (extra) => {
-        assert.equal(await refusal(new Uint8Array(Buffer.concat([core, extra]))), 'spec image has trailing bytes');
+        assert.equal(await decodeRefusal(new Uint8Array(Buffer.concat([core, extra]))), 'spec image has trailing bytes');
       }),
       { numRuns: 20 },
     );
@@ -119,7 +85,7 @@ describe('a core', () => {
     for (const count of [0, 1, 2]) {
       const bytes = Buffer.from(core);
       bytes.writeUInt32LE(count, 0);
-      assert.equal(await refusal(new Uint8Array(bytes)), 'spec image framing is wrong', `count ${count}`);
+      assert.equal(await decodeRefusal(new Uint8Array(bytes)), 'spec image framing is wrong', `count ${count}`);
     }
     // Four bytes of frame per part and one for the count: a count the bytes cannot hold.
     for (const extra of [0, 4]) {
@@ -127,12 +93,12 @@ describe('a core', () => {
       bytes.writeUInt32LE(4, 0);
       // The head's length, one byte past the end: a frame that fits, parts that do not.
       bytes.writeUInt32LE(1, 4);
-      assert.equal(await refusal(new Uint8Array(bytes)), extra === 0 ? 'spec image framing is wrong' : 'spec image is cut short', `extra ${extra}`);
+      assert.equal(await decodeRefusal(new Uint8Array(bytes)), extra === 0 ? 'spec image framing is wrong' : 'spec image is cut short', `extra ${extra}`);
     }
     // One part more or fewer than the head counts.
-    const parts = partsOf(core);
-    assert.equal(await refusal(new Uint8Array(framed([...parts, Buffer.from('[]')]))), 'spec image parts do not agree');
-    assert.equal(await refusal(new Uint8Array(framed(parts.slice(0, -1)))), 'spec image parts do not agree');
+    const parts = coreParts(core);
+    assert.equal(await decodeRefusal(new Uint8Array(framedParts([...parts, Buffer.from('[]')]))), 'spec image parts do not agree');
+    assert.equal(await decodeRefusal(new Uint8Array(framedParts(parts.slice(0, -1)))), 'spec image parts do not agree');
   });
 
   it('whose head is of another version or lacks what it must hold: refused', async () => {
@@ -145,8 +111,8 @@ describe('a core', () => {
       ['no endpoint count', (h) => delete h['endpointCount']],
       ['the endpoint count as text', (h) => (h['endpointCount'] = String(h['endpointCount']))],
     ];
-    for (const [label, edit] of cases) assert.equal(await refusal(new Uint8Array(withHead(edit))), 'not a spec image of this version', label);
-    assert.equal(await refusal(new Uint8Array(framed([Buffer.from('null'), ...partsOf(core).slice(1)]))), 'not a spec image of this version');
+    for (const [label, edit] of cases) assert.equal(await decodeRefusal(new Uint8Array(withHead(edit))), 'not a spec image of this version', label);
+    assert.equal(await decodeRefusal(new Uint8Array(framedParts([Buffer.from('null'), ...coreParts(core).slice(1)]))), 'not a spec image of this version');
   });
 
   it('whose head counts other parts than it has: refused', async () => {
@@ -169,27 +135,27 @@ describe('a core', () => {
       ['one digest fewer than files', (x) => (x['digests'] = (x['digests'] as string[]).slice(1))],
       ['one endpoint more than the chunks hold', (x) => (x['endpointCount'] = (x['endpointCount'] as number) + 1)],
     ];
-    for (const [label, edit] of cases) assert.match(await refusal(new Uint8Array(withHead(edit))), /^spec image (parts do not agree|cold blocks do not agree)$/, label);
+    for (const [label, edit] of cases) assert.match(await decodeRefusal(new Uint8Array(withHead(edit))), /^spec image (parts do not agree|cold blocks do not agree)$/, label);
     // The count as the parts have it, moved from one kind to another, is not the same core either.
-    if (shared > 0) assert.notEqual(await refusal(new Uint8Array(withHead((x) => ((x['sharedChunks'] = shared - 1), (x['endpointChunks'] = endpoints + 1))))), '');
+    if (shared > 0) assert.notEqual(await decodeRefusal(new Uint8Array(withHead((x) => ((x['sharedChunks'] = shared - 1), (x['endpointChunks'] = endpoints + 1))))), '');
   });
 
   it('whose chunks are not lists, or whose summaries name terms it does not hold: refused', async () => {
     const h = head();
     const shared = h['sharedChunks'] as number;
-    const parts = partsOf(core);
-    const replaced = (i: number, text: string): Uint8Array => new Uint8Array(framed(parts.map((p, j) => (j === i ? Buffer.from(text) : p))));
-    if (shared > 0) assert.equal(await refusal(replaced(3, '{"a":1}')), 'spec image part is not a list');
-    assert.equal(await refusal(replaced(3 + shared, '{"a":1}')), 'spec image part is not a list');
-    assert.equal(await refusal(replaced(3 + shared, '7')), 'spec image part is not a list');
+    const parts = coreParts(core);
+    const replaced = (i: number, text: string): Uint8Array => new Uint8Array(framedParts(parts.map((p, j) => (j === i ? Buffer.from(text) : p))));
+    if (shared > 0) assert.equal(await decodeRefusal(replaced(3, '{"a":1}')), 'spec image part is not a list');
+    assert.equal(await decodeRefusal(replaced(3 + shared, '{"a":1}')), 'spec image part is not a list');
+    assert.equal(await decodeRefusal(replaced(3 + shared, '7')), 'spec image part is not a list');
     const terms = ((h['index'] as { terms: string[] }).terms ?? []).length;
     const edited = (summaries: unknown) => withHead((x) => ((x['index'] as Record<string, unknown>)['summaries'] = summaries));
-    assert.equal(await refusal(new Uint8Array(edited([[terms]]))), 'spec image summary names a term it does not hold');
-    assert.equal(await refusal(new Uint8Array(edited([[-1]]))), 'spec image summary names a term it does not hold');
-    assert.equal(await refusal(new Uint8Array(edited([[true]]))), 'spec image summary names a term it does not hold');
-    assert.equal(await refusal(new Uint8Array(edited('x'))), 'spec image index is not shaped right');
-    assert.equal(await refusal(new Uint8Array(edited([7]))), 'spec image index is not shaped right');
-    assert.equal(await refusal(new Uint8Array(withHead((x) => ((x['index'] as Record<string, unknown>)['terms'] = 'x')))), 'spec image index is not shaped right');
+    assert.equal(await decodeRefusal(new Uint8Array(edited([[terms]]))), 'spec image summary names a term it does not hold');
+    assert.equal(await decodeRefusal(new Uint8Array(edited([[-1]]))), 'spec image summary names a term it does not hold');
+    assert.equal(await decodeRefusal(new Uint8Array(edited([[true]]))), 'spec image summary names a term it does not hold');
+    assert.equal(await decodeRefusal(new Uint8Array(edited('x'))), 'spec image index is not shaped right');
+    assert.equal(await decodeRefusal(new Uint8Array(edited([7]))), 'spec image index is not shaped right');
+    assert.equal(await decodeRefusal(new Uint8Array(withHead((x) => ((x['index'] as Record<string, unknown>)['terms'] = 'x')))), 'spec image index is not shaped right');
   });
 
   it('lets the thread go before each chunk of shared values and endpoints', async () => {

@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { specImage } from '../../src/catalog/catalog.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
-import { decodeCore, encodeCore } from '../../src/snapshot/index.ts';
+import { decodeCore } from '../../src/snapshot/index.ts';
+import { coreParts, decodeRefusal, encodedCore, framedParts } from './support.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/import/oas30-params/openapi.yaml');
 
@@ -20,28 +19,11 @@ before(async () => {
   const outcome = await importSpec(FIXTURE, { name: 's', collection: 'default' });
   assert.ok(outcome.ok);
   const spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
-  const core = encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
-  const count = core.readUInt32LE(0);
-  let at = 4 * (count + 1);
-  parts = [];
-  for (let i = 0; i < count; i++) {
-    const length = core.readUInt32LE(4 * (i + 1));
-    parts.push(core.subarray(at, at + length));
-    at += length;
-  }
+  parts = coreParts(encodedCore(spec));
   head = JSON.parse(parts[0]!.toString('utf8')) as Record<string, unknown>;
   assert.equal(head['sharedChunks'], 1, 'the fixture\'s shared values are one chunk');
   assert.equal(head['endpointChunks'], 1, 'and its endpoints one');
 });
-
-function framed(list: readonly Buffer[]): Uint8Array {
-  const frame = Buffer.alloc(4 * (list.length + 1));
-  frame.writeUInt32LE(list.length, 0);
-  list.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
-  return new Uint8Array(Buffer.concat([frame, ...list]));
-}
 
 /** The core with its head, shared values and endpoints edited. */
 function edited(edit: { head?: (h: Record<string, unknown>) => void; shared?: (s: unknown[]) => void; endpoints?: (e: Item[]) => void }): Uint8Array {
@@ -51,16 +33,7 @@ function edited(edit: { head?: (h: Record<string, unknown>) => void; shared?: (s
   edit.head?.(h);
   edit.shared?.(shared);
   edit.endpoints?.(endpoints);
-  return framed([Buffer.from(JSON.stringify(h)), parts[1]!, parts[2]!, Buffer.from(JSON.stringify(shared)), Buffer.from(JSON.stringify(endpoints)), ...parts.slice(5)]);
-}
-
-async function refusal(bytes: Uint8Array): Promise<string> {
-  try {
-    await decodeCore(bytes);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail('decoded');
+  return framedParts([Buffer.from(JSON.stringify(h)), parts[1]!, parts[2]!, Buffer.from(JSON.stringify(shared)), Buffer.from(JSON.stringify(endpoints)), ...parts.slice(5)]);
 }
 
 const first = (e: Item[]): Item => e[0]!;
@@ -89,7 +62,7 @@ describe('a core whose endpoints do not fit its tables', () => {
   ];
   for (const [label, edit, message] of cases) {
     it(`refused: ${label}`, async () => {
-      assert.equal(await refusal(edited(edit)), message);
+      assert.equal(await decodeRefusal(edited(edit)), message);
     });
   }
 

@@ -9,13 +9,10 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { specImage } from '../../src/catalog/catalog.ts';
-import { fingerprintList } from '../../src/daemon/diff.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { ImportedSpec, SchemaLink } from '../../src/model/index.ts';
-import { decodeCore, encodeCore, encodeLate, readSnapshot, specFromCore, specFromCoreInSteps, writeSnapshot } from '../../src/snapshot/index.ts';
-import { served, temp, type Temp } from './support.ts';
+import { decodeCore, readSnapshot, specFromCore, specFromCoreInSteps, writeSnapshot } from '../../src/snapshot/index.ts';
+import { encodedCore, encodedLate, served, temp, type Temp } from './support.ts';
 
 const KEY = 'f'.repeat(40);
 const MARK = 'changedAfterTheSnapshot';
@@ -64,10 +61,7 @@ async function save(tmp: Temp, file: string): Promise<Saved> {
   const outcome = await importSpec(file, { name: 's', collection: 'default' });
   assert.ok(outcome.ok);
   const spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
-  const core = encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
-  const written = await writeSnapshot(path.join(tmp.dir, 'cache'), KEY, core, encodeLate(spec, (f) => docs.doc(f), fingerprintList(spec)));
+  const written = await writeSnapshot(path.join(tmp.dir, 'cache'), KEY, encodedCore(spec), encodedLate(spec));
   return { file, snap: written.file, bytes: readFileSync(written.file), detailOffset: written.detailOffset, coreOffset: written.coreOffset, want: served(spec) };
 }
 

@@ -6,13 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
-import { specImage } from '../../src/catalog/catalog.ts';
-import { fingerprintList } from '../../src/daemon/diff.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { ImportedSpec, SchemaLink } from '../../src/model/index.ts';
-import { decodeCore, encodeCore, encodeLate, readSnapshot, specFromCore, writeSnapshot } from '../../src/snapshot/index.ts';
-import { temp } from './support.ts';
+import { decodeCore, readSnapshot, specFromCore, writeSnapshot } from '../../src/snapshot/index.ts';
+import { encodedCore, encodedLate, temp } from './support.ts';
 
 /** Descriptors this process holds open on snapshot files. */
 function openSnapshots(): number {
@@ -42,11 +39,9 @@ async function fromSnapshot(dir: string, i: number): Promise<ImportedSpec> {
   const outcome = await importSpec(file, { name: `s${i}`, collection: 'default' });
   assert.ok(outcome.ok);
   const spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
   const key = String(i).padStart(40, '0');
   const cache = path.join(dir, 'cache');
-  await writeSnapshot(cache, key, encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts), encodeLate(spec, (f) => docs.doc(f), fingerprintList(spec)));
+  await writeSnapshot(cache, key, encodedCore(spec), encodedLate(spec));
   const read = await readSnapshot(cache, key);
   assert.ok(read.ok);
   return specFromCore(await decodeCore(read.core), { file: read.file, coreOffset: read.coreOffset, detailOffset: read.detailOffset, parts: read.parts });

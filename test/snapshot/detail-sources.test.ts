@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { specImage } from '../../src/catalog/catalog.ts';
-import { fingerprintList } from '../../src/daemon/diff.ts';
 import { importSpec } from '../../src/import/index.ts';
-import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { ImportedSpec, SchemaLink } from '../../src/model/index.ts';
-import { decodeCore, encodeCore, encodeLate, settleDetail, specFromCore, writeSnapshot } from '../../src/snapshot/index.ts';
-import { served, temp } from './support.ts';
+import { decodeCore, settleDetail, specFromCore, writeSnapshot } from '../../src/snapshot/index.ts';
+import { encodedCore, encodedLate, served, temp } from './support.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
 const tmp = temp();
@@ -23,10 +20,7 @@ async function built(file: string) {
   const outcome = await importSpec(file, { name: 's', collection: 'default' });
   assert.ok(outcome.ok);
   const spec = outcome.spec;
-  const docs = (spec.schemas as DocumentSchemaResolver).documents;
-  const { index, facts } = specImage(spec);
-  const core = encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
-  return { spec, core, late: encodeLate(spec, (f) => docs.doc(f), fingerprintList(spec)) };
+  return { spec, core: encodedCore(spec), late: encodedLate(spec) };
 }
 
 const links = (spec: ImportedSpec): SchemaLink[] =>

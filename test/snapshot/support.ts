@@ -3,8 +3,13 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 import { Catalog } from '../../src/catalog/index.ts';
+import { specImage } from '../../src/catalog/catalog.ts';
+import { fingerprintList } from '../../src/daemon/diff.ts';
+import type { DocumentSchemaResolver } from '../../src/import/schemas.ts';
 import type { Endpoint, ImportedSpec, SchemaLink } from '../../src/model/index.ts';
+import { decodeCore, encodeCore, encodeLate } from '../../src/snapshot/index.ts';
 
 const QUERIES = ['list', 'create', 'delete item', 'get by id', 'update settings', 'search'];
 
@@ -31,6 +36,51 @@ export function served(spec: ImportedSpec): unknown {
       search: QUERIES.map((q) => catalog.search(q).map((h) => [h.endpoint.id, Math.round(h.score * 1e6)])),
     }),
   );
+}
+
+/** A freshly imported spec's core, encoded as the import worker encodes it (entry facts included). */
+export function encodedCore(spec: ImportedSpec): Buffer {
+  const docs = (spec.schemas as DocumentSchemaResolver).documents;
+  const { index, facts } = specImage(spec);
+  return encodeCore(spec, (f) => docs.doc(f), index, spec.files.map((f) => docs.digest(f) ?? ''), facts);
+}
+
+/** The same spec's late part (detail and change fingerprints), as the import worker encodes it. */
+export function encodedLate(spec: ImportedSpec): ReturnType<typeof encodeLate> {
+  const docs = (spec.schemas as DocumentSchemaResolver).documents;
+  return encodeLate(spec, (f) => docs.doc(f), fingerprintList(spec));
+}
+
+/** A core's parts as framed: a count, each part's length, then the parts (which must fill the bytes). */
+export function coreParts(bytes: Buffer): Buffer[] {
+  const count = bytes.readUInt32LE(0);
+  let at = 4 * (count + 1);
+  const out: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = bytes.readUInt32LE(4 * (i + 1));
+    out.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  assert.equal(at, bytes.length);
+  return out;
+}
+
+/** Parts framed as the encoder frames them (`coreParts` undone). */
+export function framedParts(parts: readonly Buffer[]): Buffer {
+  const frame = Buffer.alloc(4 * (parts.length + 1));
+  frame.writeUInt32LE(parts.length, 0);
+  parts.forEach((p, i) => frame.writeUInt32LE(p.length, 4 * (i + 1)));
+  return Buffer.concat([frame, ...parts]);
+}
+
+/** Why `decodeCore` refuses `bytes` (fails the test when it decodes them). */
+export async function decodeRefusal(bytes: Uint8Array): Promise<string> {
+  try {
+    await decodeCore(bytes);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail('decoded');
 }
 
 export interface Temp {
