@@ -77,6 +77,13 @@ export interface CatalogOptions {
   readonly vocabulary?: QueryVocabulary;
 }
 
+/** What a `replace` serves next (`next`), the specs new to the catalogue (`added`) and those it drops. */
+interface ReplacePlan {
+  readonly next: SpecState[];
+  readonly added: SpecState[];
+  readonly removed: Set<SpecState>;
+}
+
 export class Catalog {
   /** Word statistics over every spec, kept up to date spec by spec by `replace`. */
   readonly #terms = new TermHolders();
@@ -127,10 +134,7 @@ export class Catalog {
    * are new or changed (a different object) get a new one. If indexing fails, nothing changes.
    */
   replace(specs: readonly ImportedSpec[]): void {
-    const { next, added, removed } = this.#plan(specs);
-    this.#terms.remove(removed);
-    this.#terms.add(added);
-    this.#swap(next);
+    this.#apply(this.#plan(specs));
   }
 
   /**
@@ -141,13 +145,9 @@ export class Catalog {
    * statistics that hold specs its catalogue does not.
    */
   async replaceInSteps(specs: readonly ImportedSpec[], pause: () => Promise<void>, stepMs = STEP_MS): Promise<void> {
-    const { next, added, removed } = this.#plan(specs);
-    if (this.#loaded.states.length > 0) {
-      this.#terms.remove(removed);
-      this.#terms.add(added);
-      this.#swap(next);
-      return;
-    }
+    const plan = this.#plan(specs);
+    if (this.#loaded.states.length > 0) return this.#apply(plan);
+    const { next, added } = plan;
     let since = performance.now();
     for (let i = 0; i < added.length; i += STATES_PER_STEP) {
       this.#terms.add(added.slice(i, i + STATES_PER_STEP));
@@ -161,7 +161,7 @@ export class Catalog {
   }
 
   /** The specs `replace` serves next, those new to the catalogue and those it drops (validated: nothing after this can throw). */
-  #plan(specs: readonly ImportedSpec[]): { next: SpecState[]; added: SpecState[]; removed: Set<SpecState> } {
+  #plan(specs: readonly ImportedSpec[]): ReplacePlan {
     const seen = new Set<string>();
     for (const spec of specs) {
       if (seen.has(spec.name)) {
@@ -190,6 +190,13 @@ export class Catalog {
     const removed = new Set<SpecState>();
     for (const s of previous.states) if (!kept.has(s)) removed.add(s);
     return { next, added, removed };
+  }
+
+  /** The planned specs served at once: the word statistics updated, then the swap. */
+  #apply({ next, added, removed }: ReplacePlan): void {
+    this.#terms.remove(removed);
+    this.#terms.add(added);
+    this.#swap(next);
   }
 
   #swap(next: SpecState[]): void {

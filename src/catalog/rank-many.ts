@@ -227,7 +227,8 @@ export class ManyRanker {
       // start loads each index it asks (see `CatalogOptions.fallbackMs`).
       const stopAt = performance.now() + (this.#budget.fallbackMs ?? Infinity);
       for (const spec of order) {
-        if (prune && (performance.now() > deadline || (top.length > 0 && performance.now() > stopAt) || (top.length >= limit && asked >= FALLBACK_BUDGET_FACTOR * maxIndexesSearched))) break;
+        const now = prune ? performance.now() : 0;
+        if (prune && (now > deadline || (top.length > 0 && now > stopAt) || (top.length >= limit && asked >= FALLBACK_BUDGET_FACTOR * maxIndexesSearched))) break;
         asked++;
         const state = states[spec]!;
         const ranked = state.index.rank(parsed, { limit, accept, all, termScale: scaleFor(state.index), order: byPosition });
