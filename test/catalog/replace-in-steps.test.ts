@@ -36,6 +36,15 @@ describe('a catalogue filled in steps', () => {
     );
   });
 
+  it('takes each spec into the word statistics once, however many batches (200 specs, four batches)', async () => {
+    const specs = Array.from({ length: 200 }, (_, i) => spec(`s${i}`, [{ method: 'GET', path: `/${WORDS[i % WORDS.length]}/${WORDS[(i * 3) % WORDS.length]}`, summary: `List ${WORDS[i % WORDS.length]}` }]));
+    const stepped = new Catalog();
+    let pauses = 0;
+    await stepped.replaceInSteps(specs, async () => void pauses++, -1);
+    assert.equal(pauses, 4);
+    assert.deepEqual(answers(stepped), answers(new Catalog(specs)));
+  });
+
   it('replaces a catalogue that serves specs already at once, as replace does', async () => {
     const first: ImportedSpec[] = [spec('a', [{ method: 'GET', path: '/gadgets', summary: 'List gadgets' }])];
     const second: ImportedSpec[] = [spec('b', [{ method: 'GET', path: '/widgets', summary: 'List widgets' }]), first[0]!];
