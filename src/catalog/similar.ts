@@ -1,9 +1,13 @@
 // Closeness of ids and paths, for "did you mean" suggestions on unknown ids.
 
-/** Levenshtein distance, with an early exit once it exceeds `max`. */
-export function editDistance(a: string, b: string, max = Infinity): number {
+/**
+ * Levenshtein distance, with an early exit once it exceeds `max`; with `transpositions`, two adjacent
+ * letters swapped count as one edit (optimal string alignment: "paymnet" is one edit from "payment").
+ */
+export function editDistance(a: string, b: string, max = Infinity, transpositions = false): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1);
   let prev = new Array<number>(b.length + 1);
   let cur = new Array<number>(b.length + 1);
   for (let j = 0; j <= b.length; j++) prev[j] = j;
@@ -12,12 +16,13 @@ export function editDistance(a: string, b: string, max = Infinity): number {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (transpositions && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) v = Math.min(v, before[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
+    [before, prev, cur] = [prev, cur, before];
   }
   return prev[b.length]!;
 }

@@ -122,6 +122,35 @@ export class TermHolders {
   }
 
   /**
+   * The catalogue's terms closest to `term`, within `distance` edits, two adjacent letters swapped
+   * counting as one edit ("paymnet" / "payment"): those at the least distance, commonest first
+   * (more endpoints say them). None when no term is within reach; `term` itself when the catalogue has it.
+   */
+  closest(term: string, distance: number): string[] {
+    if (this.#df.has(term)) return [term];
+    const byLength = (this.#byLength ??= lengthBuckets(this.#df.keys()));
+    let best = distance;
+    let out: string[] = [];
+    const mask = letterMask(term);
+    for (let n = Math.max(1, term.length - distance); n <= term.length + distance; n++) {
+      const bucket = byLength.get(n);
+      if (!bucket) continue;
+      const { terms, masks } = bucket;
+      for (let i = 0; i < terms.length; i++) {
+        if (bitCount(mask ^ masks[i]!) > 2 * best) continue;
+        const d = editDistance(term, terms[i]!, best, true);
+        if (d > best) continue;
+        if (d < best) {
+          best = d;
+          out = [];
+        }
+        out.push(terms[i]!);
+      }
+    }
+    return out.sort((a, b) => this.df(b) - this.df(a) || (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /**
    * The indexes whose fuzzy fallback (rank.ts) can match any of `terms`: those holding a term, a
    * longer term it begins (`expansions`), or a term within its fuzzy distance (`distanceOf`); any
    * other index holds no term the fallback looks up, so it can only answer with nothing. Each with

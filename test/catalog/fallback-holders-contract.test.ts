@@ -117,15 +117,16 @@ describe('the fuzzy fallback over many specs', () => {
 
   it('takes its time bound from the catalogue options', () => {
     const specs = [0, 1, 2].map((i) => spec(`s${i}`, [{ method: 'GET', path: i === 1 ? '/gadgets' : '/items', summary: i === 1 ? 'Gadgets' : 'List all the items of the account, gadgets among them' }]));
+    // (A typo of the first letter: spelling leaves it to the fallback, see spelling.ts.)
     const spent = new Catalog(specs, { fallbackMs: -1 });
-    assert.deepEqual(spent.search('gadgetz').map((h) => h.endpoint.spec), ['s1']);
+    assert.deepEqual(spent.search('xadgets').map((h) => h.endpoint.spec), ['s1']);
     const open = new Catalog(specs, { fallbackMs: Infinity });
-    assert.deepEqual(open.search('gadgetz').map((h) => h.endpoint.spec).sort(), ['s0', 's1', 's2']);
+    assert.deepEqual(open.search('xadgets').map((h) => h.endpoint.spec).sort(), ['s0', 's1', 's2']);
   });
 
   it('still finds a typo across specs', () => {
     const catalog = new Catalog([spec('a', [{ method: 'GET', path: '/gadgets', summary: 'List gadgets' }]), spec('b', [{ method: 'GET', path: '/pods', summary: 'List pods' }])]);
-    assert.equal(catalog.search('gadgetz')[0]?.endpoint.id, 'a:GET:/gadgets');
+    assert.equal(catalog.search('xadgets')[0]?.endpoint.id, 'a:GET:/gadgets');
   });
 });
 
@@ -172,6 +173,54 @@ describe('edits between two words', () => {
         assert.deepEqual(terms.near(term, d).sort(), expected, `${term} within ${d}`);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  // The reference with a swap of two adjacent letters as one edit (optimal string alignment), the full table.
+  const swapDistance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
+    return d[a.length]![b.length]!;
+  };
+
+  it('counts two adjacent letters swapped as one edit when asked, exactly as the full table does', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, d) => {
+        const found = editDistance(a, b, d, true);
+        const exact = swapDistance(a, b);
+        // Within reach: the distance itself; past it: anything past it.
+        if (exact <= d) assert.equal(found, exact, `${a} / ${b}`);
+        else assert.ok(found > d, `${a} / ${b} within ${d}`);
+        assert.equal(editDistance(a, b, Infinity, true), exact, `${a} / ${b}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives the closest of the catalogue\'s terms within reach, commonest first, or the term itself when held', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'p'), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), word, fc.integer({ min: 0, max: 3 }), (vocabulary, term, d) => {
+        const terms = new TermHolders();
+        // One document per word (a word repeated: more documents hold it).
+        const state = new SpecState(spec('v', vocabulary.map((w, i) => ({ method: 'GET' as const, path: `/x${i}`, summary: w }))));
+        terms.add([state]);
+        const held = [...state.index.terms()].map(([t]) => t);
+        const found = terms.closest(term, d);
+        if (held.includes(term)) return assert.deepEqual(found, [term]);
+        const within = held.filter((t) => swapDistance(term, t) <= d);
+        const least = Math.min(...within.map((t) => swapDistance(term, t)));
+        const expected = within.filter((t) => swapDistance(term, t) === least);
+        assert.deepEqual([...found].sort(), expected.sort(), `${term} within ${d}`);
+        for (let i = 1; i < found.length; i++) assert.ok(terms.df(found[i - 1]!) >= terms.df(found[i]!), `${found.join(',')} commonest first`);
+      }),
+      { numRuns: 500 },
     );
   });
 });
