@@ -1,9 +1,24 @@
 // English lexical resources for search: words related to a query word, for the catalogue to search
 // as low-weight alternatives (src/catalog/expand.ts). Each resource ships inside an npm package and
 // loads from the installed package, never from the network.
+import { EnglishWords } from './english-words.ts';
 import { WordNet, type SynonymOptions } from './wordnet.ts';
 
 export { WordNet, WordNetLoadError, baseForms, wordnetDirectory, type SynonymOptions } from './wordnet.ts';
+export { EnglishWords } from './english-words.ts';
+
+/** Whether a word is English (lower case). */
+export interface EnglishWordList {
+  has(word: string): boolean;
+}
+
+let english: EnglishWords | null | undefined;
+
+/** WordNet's lemma lists, opened once per process on first need; undefined when they cannot be read. */
+export function englishWords(): EnglishWordList | undefined {
+  if (english === undefined) english = EnglishWords.open() ?? null;
+  return english ?? undefined;
+}
 
 /** Which resources `svc.yaml` asks for (`search.vocabulary`). */
 export type VocabularyKind = 'none' | 'wordnet';
