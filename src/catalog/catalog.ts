@@ -18,6 +18,9 @@ import type { ListFilter, SearchFilters, SearchHit, SearchPage, SpecSummary } fr
 import { type Entry, type ParsedQuery, parseQuery } from './search.ts';
 import { SpecState, takePrepared } from './spec-state.ts';
 import { type QueryVocabulary, withAlternatives, withForms } from './expand.ts';
+import { RULES } from './rules.ts';
+import { type SpellingVocabulary, correctSpelling } from './spelling.ts';
+import { type EnglishWordList, englishWords } from '../vocabulary/index.ts';
 import { type CollectionListing, Listings } from './listings.ts';
 import { Loaded } from './loaded.ts';
 import type { SearchBudget } from './rank-many.ts';
@@ -75,6 +78,18 @@ export interface CatalogOptions {
   readonly fallbackMs?: number;
   /** Related English words searched as low-weight alternatives of the query's (none by default; see expand.ts). */
   readonly vocabulary?: QueryVocabulary;
+  /**
+   * What tells an English word from a typo, for spelling (spelling.ts): a word no endpoint says is
+   * read as the catalogue's nearest term only when it is no English word. Default: WordNet's lemma
+   * lists, read on disk (`englishWords`); none there, every such word near a term is read as a typo.
+   */
+  readonly english?: EnglishWordList;
+}
+
+/** A query as the ranking reads it, and the words it was read as when a typo was corrected. */
+interface ReadQuery {
+  readonly parsed: ParsedQuery;
+  readonly readAs?: string;
 }
 
 /** What a `replace` serves next (`next`), the specs new to the catalogue (`added`) and those it drops. */
@@ -92,6 +107,7 @@ export class Catalog {
   #listings: Listings;
   #generation = 0;
   #queryVocabulary: QueryVocabulary | undefined;
+  readonly #english: EnglishWordList | undefined;
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
     this.#budget = {
@@ -102,6 +118,7 @@ export class Catalog {
       fallbackMs: options.fallbackMs ?? FALLBACK_MS,
     };
     this.#queryVocabulary = options.vocabulary;
+    this.#english = options.english;
     this.#loaded = new Loaded([], this.#terms, this.#budget);
     this.#listings = new Listings([], this.#loaded.byName);
     if (specs && specs.length > 0) this.replace(specs);
@@ -112,12 +129,31 @@ export class Catalog {
     this.#queryVocabulary = vocabulary;
   }
 
-  /** A query, read, with the vocabulary's alternatives the catalogue holds. */
-  #parse(query: string): ParsedQuery {
+  /**
+   * A query, read: its misspelt words as the catalogue writes them (spelling.ts), then the other
+   * forms of its words and the vocabulary's alternatives the catalogue holds.
+   */
+  #read(query: string): ReadQuery {
     const df = (t: string) => this.#terms.df(t);
-    const parsed = withForms(parseQuery(query), df);
+    let parsed = parseQuery(query);
+    const readAs = RULES.spelling ? correctSpelling(query, parsed, this.#spelling()) : undefined;
+    if (readAs !== undefined) parsed = parseQuery(readAs);
+    parsed = withForms(parsed, df);
     const vocabulary = this.#queryVocabulary;
-    return vocabulary ? withAlternatives(parsed, vocabulary, df) : parsed;
+    return { parsed: vocabulary ? withAlternatives(parsed, vocabulary, df) : parsed, ...(readAs !== undefined ? { readAs } : {}) };
+  }
+
+  /** What spelling asks of this catalogue: its terms, the names of its APIs, and English. */
+  #spelling(): SpellingVocabulary {
+    const loaded = this.#loaded;
+    const terms = this.#terms;
+    const english = this.#english ?? englishWords();
+    return {
+      // A word naming an API is known even when no endpoint says it ("discord" is no typo of "discard").
+      known: (word, term) => terms.df(term) > 0 || loaded.nameHolders.has(term) || loaded.fullNames.hasWord(word),
+      english: (word) => english?.has(word) === true,
+      closest: (term, distance) => terms.closest(term, distance),
+    };
   }
 
   /** Increments on every `replace`. */
@@ -250,7 +286,7 @@ export class Catalog {
     const states = loaded.statesFor(filters);
     // Stryker disable next-line ConditionalExpression: speed only (a search of no spec finds nothing either way)
     if (states.length === 0) return [];
-    return searchHits(loaded, states, query, this.#parse(query), acceptance(filters.tag, filters.method), limit);
+    return searchHits(loaded, states, query, this.#read(query).parsed, acceptance(filters.tag, filters.method), limit);
   }
 
   /**
@@ -268,11 +304,12 @@ export class Catalog {
     // Read once for the ranking and the count (the query is the same).
     const loaded = this.#loaded;
     const states = loaded.statesFor(filters);
-    const parsed = this.#parse(query);
+    const { parsed, readAs } = this.#read(query);
     const filter = acceptance(filters.tag, filters.method);
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: speed only (no hits asked or no spec to search: the ranking finds none either way)
     const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, query, parsed, filter, offset + limit) : [];
-    return pageOf(loaded, states, parsed, ranked, filter, offset, limit);
+    const page = pageOf(loaded, states, parsed, ranked, filter, offset, limit);
+    return readAs !== undefined ? { ...page, readAs } : page;
   }
 
   /**

@@ -20,6 +20,8 @@ export interface SearchPage {
   readonly total: number;
   /** More endpoints match than `total`: counting stops where pages stop. */
   readonly moreThanTotal?: boolean;
+  /** The query as it was searched, when words of it no endpoint says were read as the catalogue's nearest ("subscriptoins" -> "subscriptions"). */
+  readonly readAs?: string;
 }
 
 export interface ListFilter {

@@ -49,6 +49,8 @@ export const RULES = {
   fullNames: true,
   /** Across specs: each spec's first hits in the order its own word statistics give them (a search within it). */
   ownOrder: true,
+  /** A word no endpoint says and no English word, a typo's reach from a term of the catalogue, read as that term ("subscriptoin"). */
+  spelling: true,
 };
 export type RuleFamily = keyof typeof RULES;
 

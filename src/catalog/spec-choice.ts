@@ -21,15 +21,23 @@ const MAX_NAME_TOKENS = 64;
 export class FullNameIndex {
   /** First word of a full name -> the specs and their full names starting with it. */
   readonly #byFirst = new Map<string, { state: SpecState; words: readonly string[] }[]>();
+  /** Every word of every full name. */
+  readonly #words = new Set<string>();
 
   constructor(states: readonly SpecState[]) {
     for (const state of states) {
       for (const words of fullNames(state.spec)) {
+        for (const w of words) this.#words.add(w);
         const list = this.#byFirst.get(words[0]!);
         if (list) list.push({ state, words });
         else this.#byFirst.set(words[0]!, [{ state, words }]);
       }
     }
+  }
+
+  /** Whether `word` (lower case) is a word of some spec's full name. */
+  hasWord(word: string): boolean {
+    return this.#words.has(word);
   }
 
   /**

@@ -54,21 +54,24 @@ export const search = defineTool({
     if (offset + size > MAX_SEARCH_DEPTH) {
       throw new ToolInputError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep`, 'add words or a spec, tag or method filter to narrow the search');
     }
-    const { hits, total, moreThanTotal } = ctx.catalog.searchPage(query, filters, offset, size);
+    const { hits, total, moreThanTotal, readAs } = ctx.catalog.searchPage(query, filters, offset, size);
     const shown = hits.map((h) => h.endpoint);
     const end = offset + shown.length;
     const nextCursor = end < Math.min(total, MAX_SEARCH_DEPTH) && shown.length > 0 ? encodeCursor(end) : undefined;
     const count = moreThanTotal ? `more than ${total}` : `${total}`;
+    // A corrected typo is said: the model learns the catalogue's word, and sees why the hits say it.
+    const quoted = `"${echo(query)}"${readAs !== undefined ? ` (read as "${echo(readAs)}")` : ''}`;
     const head =
       total === 0
-        ? `no endpoints match "${echo(query)}"; try other words or fewer filters`
+        ? `no endpoints match ${quoted}; try other words or fewer filters`
         : shown.length === 0
-          ? `${count} matches for "${echo(query)}"; this page is past the end`
-          : `${offset === 0 && !nextCursor ? count : `${offset + 1}-${end} of ${count}`} matches for "${echo(query)}", best first`;
+          ? `${count} matches for ${quoted}; this page is past the end`
+          : `${offset === 0 && !nextCursor ? count : `${offset + 1}-${end} of ${count}`} matches for ${quoted}, best first`;
     const structured: Record<string, unknown> = { endpoints: shown.map(endpointItemOf), total };
     // Past the depth pages reach, the count stops there: `total` is that depth and more match.
     // Undeclared in the output schema (a loose object): every schema token is paid on every tools/list.
     if (moreThanTotal) structured['moreThanTotal'] = true;
+    if (readAs !== undefined) structured['readAs'] = readAs;
     if (nextCursor) structured['nextCursor'] = nextCursor;
     return {
       text: [head, ...shown.map(listingLine), ...(nextCursor ? [`more: cursor=${nextCursor}`] : [])].join('\n'),

@@ -42,6 +42,13 @@ describe('svc serve over stdio (spawned process)', () => {
     assert.match(textOf(inspected), /^GET \/forecast\/\{city\}\n/);
   });
 
+  it('reads a misspelt word as the catalogue writes it, and says so', async () => {
+    const found = await call(client, 'search', { query: 'weather alrets' });
+    assert.match(textOf(found), /^\d+ matches for "weather alrets" \(read as "weather alerts"\), best first$/m);
+    assert.match(textOf(found), /^weather:GET:\/alerts - Active weather alerts$/m);
+    assert.equal((found.structuredContent as { readAs?: string }).readAs, 'weather alerts');
+  });
+
   it('logs on stderr', () => {
     assert.match(stderr, /svc: serving MCP on stdio/);
   });

@@ -1,0 +1,55 @@
+// A query's misspelt words, written as the catalogue writes them. A word no endpoint says, within a
+// typo's reach of a word the catalogue holds ("subscriptoin", "paymnet"), is read as that word: the
+// whole query is read again with it, so that it counts as said everywhere the ranking looks (its
+// resource, its verb, the summary it fits), not only as a low-weight match.
+import type { ParsedQuery } from './query.ts';
+import { fuzzyDistance } from './term-plan.ts';
+import { termsOf } from './text.ts';
+
+/** What spelling asks of the catalogue's vocabulary. */
+export interface SpellingVocabulary {
+  /** Whether the catalogue knows `word` (its one term `term`): an endpoint says it, or it names an API. */
+  known(word: string, term: string): boolean;
+  /** Whether `word` is English: a word, not a typo, however near a term of the catalogue ("forum" / "form"). */
+  english(word: string): boolean;
+  /** The catalogue's terms closest to `term` within `distance` edits, commonest first. */
+  closest(term: string, distance: number): readonly string[];
+}
+
+/** Words looked at per query, at most (each is a scan of the vocabulary's terms of about its length). */
+const MAX_WORDS_CORRECTED = 8;
+
+/**
+ * `query` with each misspelt word replaced by the catalogue's closest term, or undefined when no word
+ * is misspelt. A word is misspelt when its one term is in no endpoint, it is long enough for a typo
+ * to be told from another word (`fuzzyDistance`), and a term of the catalogue is within that many
+ * edits; the commonest of the closest wins, written with the word's plural ending when that reads
+ * back as the term ("alrets" -> "alerts"), else as the term.
+ */
+export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: SpellingVocabulary): string | undefined {
+  const fixes = new Map<string, string>();
+  let looked = 0;
+  for (const word of parsed.words) {
+    if (looked >= MAX_WORDS_CORRECTED) break;
+    if (fixes.has(word)) continue;
+    const own = termsOf(word);
+    if (own.length !== 1) continue;
+    const term = own[0]!;
+    const distance = fuzzyDistance(term);
+    if (distance === 0 || vocabulary.known(word, term)) continue;
+    looked++;
+    if (vocabulary.english(word)) continue;
+    // A typo seldom changes a word's first letter (one that does is mostly another word: ground / around).
+    const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0]);
+    if (best === undefined) continue;
+    // A plural's ending kept ("alrets" -> "alerts": the ranking reads plurals), when it reads back as the term.
+    const ending = word.startsWith(term) && /^e?s$/.test(word.slice(term.length)) ? word.slice(term.length) : '';
+    const fix = [best + ending, best].find((w) => {
+      const back = termsOf(w);
+      return back.length === 1 && back[0] === best;
+    });
+    if (fix !== undefined) fixes.set(word, fix);
+  }
+  if (fixes.size === 0) return undefined;
+  return query.replace(/[\p{L}\p{N}]+/gu, (w) => fixes.get(w.toLowerCase()) ?? w);
+}

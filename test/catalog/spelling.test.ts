@@ -1,0 +1,129 @@
+// Spelling: a word no endpoint says, no English word and no API's name, within a typo's reach of a
+// term of the catalogue, is read as that term; the search says what it read. Generated typos of
+// generated catalogues find what the word as written finds.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Catalog } from '../../src/catalog/index.ts';
+import { editDistance } from '../../src/catalog/similar.ts';
+import { fuzzyDistance } from '../../src/catalog/term-plan.ts';
+import { termsOf } from '../../src/catalog/text.ts';
+import { spec } from './fixtures.ts';
+
+/** Nonsense words (no English, no two within a few edits of each other), long enough to be misspelt. */
+const WORDS = ['quorbex', 'zandiflop', 'mirtovane', 'plukastor', 'vendrogil', 'stobrinax', 'yelmacore', 'frindolep'];
+const NO_ENGLISH = { has: () => false };
+
+type Edit = 'drop' | 'swap' | 'change' | 'double';
+/** `word` with one typo past its first letter (a typo seldom touches the first). */
+function typo(word: string, kind: Edit, at: number): string {
+  const i = 1 + (at % (word.length - 2));
+  if (kind === 'drop') return word.slice(0, i) + word.slice(i + 1);
+  if (kind === 'swap') return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+  if (kind === 'double') return word.slice(0, i) + word[i] + word.slice(i);
+  return word.slice(0, i) + (word[i] === 'q' ? 'j' : 'q') + word.slice(i + 1);
+}
+const typoArb = fc.record({
+  word: fc.constantFrom(...WORDS),
+  kind: fc.constantFrom<Edit>('drop', 'swap', 'change', 'double'),
+  at: fc.nat(),
+});
+const catalogueArb = fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 2, maxLength: WORDS.length });
+
+function catalogue(words: readonly string[], options: ConstructorParameters<typeof Catalog>[1] = { english: NO_ENGLISH }): Catalog {
+  const endpoints = words.map((w) => ({ method: 'GET' as const, path: `/${w}s`, summary: `List ${w}s` }));
+  return new Catalog([spec('api', endpoints), spec('other', [{ method: 'GET', path: '/things', summary: 'List things' }])], options);
+}
+
+describe('spelling', () => {
+  it('reads a typo of a word the catalogue holds as that word, and finds what the word finds', () => {
+    fc.assert(
+      fc.property(catalogueArb, typoArb, (words, { word, kind, at }) => {
+        fc.pre(words.includes(word));
+        const misspelt = typo(word, kind, at);
+        fc.pre(misspelt !== word);
+        const catalog = catalogue(words);
+        const page = catalog.searchPage(`${misspelt} list`, {}, 0, 5);
+        assert.ok(page.readAs === `${word} list` || page.readAs === `${termsOf(word)[0]} list`, `${misspelt} -> ${page.readAs}`);
+        assert.deepEqual(page.hits.map((h) => h.endpoint.id), catalog.search(`${word} list`, {}, 5).map((h) => h.endpoint.id));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('leaves a query alone when every word is known, English, too short, or out of a typo\'s reach', () => {
+    fc.assert(
+      fc.property(catalogueArb, fc.array(fc.constantFrom(...WORDS, 'list', 'things', 'xq', 'zzzzzzzzz'), { minLength: 1, maxLength: 4 }), (words, query) => {
+        const catalog = catalogue(words);
+        const q = query.join(' ');
+        // A word of the catalogue is known; one not held is out of reach of every other (the words are
+        // several edits apart); `xq` is too short to be a typo; `zzzzzzzzz` is near nothing.
+        assert.equal(catalog.searchPage(q, {}, 0, 5).readAs, undefined, q);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never reads a word as a term further than a typo\'s reach, nor one starting with another letter', () => {
+    fc.assert(
+      fc.property(catalogueArb, fc.string({ unit: fc.constantFrom('q', 'u', 'o', 'r', 'b', 'e', 'x', 'z', 'a'), minLength: 1, maxLength: 12 }), (words, word) => {
+        const catalog = catalogue(words);
+        const readAs = catalog.searchPage(word, {}, 0, 5).readAs;
+        if (readAs === undefined) return;
+        const from = termsOf(word)[0]!;
+        assert.ok(fuzzyDistance(from) > 0, `${word} is too short to be read as another word`);
+        assert.equal(readAs[0], from[0], `${word} -> ${readAs}`);
+        assert.ok(editDistance(from, readAs, Infinity, true) <= fuzzyDistance(from), `${word} -> ${readAs}`);
+        assert.ok(catalog.search(readAs, {}, 1).length > 0, `${readAs} is a term of the catalogue`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the commonest of the closest terms', () => {
+    const catalog = new Catalog(
+      [
+        spec('api', [
+          { method: 'GET', path: '/vendrogal', summary: 'Vendrogal once' },
+          { method: 'GET', path: '/vendrogil', summary: 'Vendrogil one' },
+          { method: 'GET', path: '/vendrogil/{id}', summary: 'Vendrogil two' },
+        ]),
+      ],
+      { english: NO_ENGLISH },
+    );
+    assert.equal(catalog.searchPage('vendrogul', {}, 0, 5).readAs, 'vendrogil');
+    // One edit beats two however common.
+    assert.equal(catalog.searchPage('vendrogalx', {}, 0, 5).readAs, 'vendrogal');
+  });
+
+  it('counts two letters swapped as one typo', () => {
+    const catalog = catalogue(['quorbex', 'zandiflop']);
+    // Two edits apart letter by letter, one as a swap: a word of seven letters allows one.
+    assert.equal(catalog.searchPage('qourbex', {}, 0, 5).readAs, 'quorbex');
+  });
+
+  it('leaves an English word as it is, and reads a word naming an API as naming it', () => {
+    const catalog = new Catalog([
+      spec('discord', [{ method: 'POST', path: '/discard', summary: 'Discard a draft' }]),
+      spec('forms', [{ method: 'GET', path: '/form', summary: 'Get a form' }]),
+    ]);
+    // "forum" is English (WordNet): not a typo of `form`.
+    assert.equal(catalog.searchPage('latest forum posts', {}, 0, 5).readAs, undefined);
+    // "discord" names an API no endpoint of which says it: not a typo of `discard`.
+    assert.equal(catalog.searchPage('discord drafts', {}, 0, 5).readAs, undefined);
+    // A typo is no English word: read as the catalogue's.
+    assert.equal(catalog.searchPage('dsicard a draft', {}, 0, 5).readAs, 'discard a draft');
+  });
+
+  it('does nothing with the rule family off', async () => {
+    const { RULES } = await import('../../src/catalog/rules.ts');
+    const catalog = catalogue(['quorbex']);
+    RULES.spelling = false;
+    try {
+      assert.equal(catalog.searchPage('qourbex', {}, 0, 5).readAs, undefined);
+    } finally {
+      RULES.spelling = true;
+    }
+    assert.equal(catalog.searchPage('qourbex', {}, 0, 5).readAs, 'quorbex');
+  });
+});
