@@ -32,6 +32,7 @@ import {
   baselineSearcher,
   figures,
   knownItemQueries,
+  misspelt,
   ourSearcher,
   runQueries,
 } from '../test/search/measure.ts';
@@ -94,6 +95,12 @@ export async function evaluateSearch(options: EvalOptions = {}): Promise<{ repor
     if (qs.length === 0) continue;
     sets.push(row(`${set} whole`, qs, 'whole'));
     sets.push(row(`${set} within`, qs, 'within'));
+  }
+  // The same queries misspelt, whole catalogue: what a typo costs (spelling, spelling.ts).
+  for (const set of EVAL_SETS) {
+    const qs = queries.filter((q) => q.set === set);
+    if (qs.length === 0) continue;
+    for (const kind of ['dropped', 'swapped'] as const) sets.push(row(`${set} ${kind}`, qs.map((q) => ({ ...q, query: misspelt(q.query, kind) })), 'whole'));
   }
   const perApi: Row[] = [];
   for (const api of EVAL_APIS) {

@@ -94,6 +94,17 @@ export function figures(results: readonly QueryResult[]): Figures {
   return { queries: results.length, hit1: hit1 / n, hit5: hit5 / n, mrr: rr / n, empty, p50: percentile(ms, 50), p99: percentile(ms, 99) };
 }
 
+/** How a query is misspelt: each word of six letters or more loses its third letter ("lst all chanels"), or has its third and fourth swapped ("lsit all chnanels"). */
+export type Typo = 'dropped' | 'swapped';
+
+/** `query` with the typo `kind` in each word of six letters or more (a typo seldom touches a word's first letters or a short word). */
+export function misspelt(query: string, kind: Typo): string {
+  return query
+    .split(' ')
+    .map((w) => (w.length < 6 ? w : kind === 'dropped' ? w.slice(0, 2) + w.slice(3) : w.slice(0, 2) + w[3] + w[2] + w.slice(4)))
+    .join(' ');
+}
+
 export type KnownItemKind = 'summary' | 'operationId' | 'method+path';
 
 /**
