@@ -7,6 +7,7 @@
 export function editDistance(a: string, b: string, max = Infinity, transpositions = false): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  // Stryker disable next-line ArrayDeclaration: each slot is written before it is read
   let before = new Array<number>(b.length + 1);
   let prev = new Array<number>(b.length + 1);
   let cur = new Array<number>(b.length + 1);
@@ -17,6 +18,8 @@ export function editDistance(a: string, b: string, max = Infinity, transposition
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      // (`i > 1`, `j > 1`: in the first row or column the letter before is none; charCodeAt(-1) is NaN, equal to nothing, so the guards only say so.)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
       if (transpositions && i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) v = Math.min(v, before[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;

