@@ -19,6 +19,7 @@ import { type Entry, type ParsedQuery, parseQuery } from './search.ts';
 import { SpecState, takePrepared } from './spec-state.ts';
 import { type QueryVocabulary, withAlternatives, withForms } from './expand.ts';
 import { RULES } from './rules.ts';
+import { editDistance } from './similar.ts';
 import { type SpellingVocabulary, correctSpelling } from './spelling.ts';
 import { type EnglishWordList, englishWords } from '../vocabulary/index.ts';
 import { type CollectionListing, Listings } from './listings.ts';
@@ -86,6 +87,8 @@ export interface CatalogOptions {
   readonly english?: EnglishWordList;
 }
 
+const NO_ENGLISH: EnglishWordList = { has: () => false };
+
 /** A query as the ranking reads it, and the words it was read as when a typo was corrected. */
 interface ReadQuery {
   readonly parsed: ParsedQuery;
@@ -140,6 +143,7 @@ export class Catalog {
     if (readAs !== undefined) parsed = parseQuery(readAs);
     parsed = withForms(parsed, df);
     const vocabulary = this.#queryVocabulary;
+    // Stryker disable next-line ConditionalExpression: an absent reading and one that is undefined read the same
     return { parsed: vocabulary ? withAlternatives(parsed, vocabulary, df) : parsed, ...(readAs !== undefined ? { readAs } : {}) };
   }
 
@@ -147,12 +151,19 @@ export class Catalog {
   #spelling(): SpellingVocabulary {
     const loaded = this.#loaded;
     const terms = this.#terms;
-    const english = this.#english ?? englishWords();
+    // Without WordNet's lists (a damaged install) no word is known as English: every word near a term is read as a typo.
+    const english = this.#english ?? englishWords() ?? NO_ENGLISH;
     return {
       // A word naming an API is known even when no endpoint says it ("discord" is no typo of "discard").
       known: (word, term) => terms.df(term) > 0 || loaded.nameHolders.has(term) || loaded.fullNames.hasWord(word),
-      english: (word) => english?.has(word) === true,
-      closest: (term, distance) => terms.closest(term, distance),
+      english: (word) => english.has(word),
+      // The catalogue's terms and the names of its APIs ("stirpe" -> stripe), the closest of both; terms first.
+      closest: (term, distance) => {
+        const near = [...terms.closest(term, distance), ...loaded.namesNear(term, distance)];
+        const edits = near.map((t) => editDistance(term, t, distance, true));
+        const least = Math.min(...edits);
+        return [...new Set(near.filter((_, i) => edits[i] === least))];
+      },
     };
   }
 
@@ -286,7 +297,8 @@ export class Catalog {
     const states = loaded.statesFor(filters);
     // Stryker disable next-line ConditionalExpression: speed only (a search of no spec finds nothing either way)
     if (states.length === 0) return [];
-    return searchHits(loaded, states, query, this.#read(query).parsed, acceptance(filters.tag, filters.method), limit);
+    const { parsed, readAs } = this.#read(query);
+    return searchHits(loaded, states, readAs ?? query, parsed, acceptance(filters.tag, filters.method), limit);
   }
 
   /**
@@ -307,7 +319,7 @@ export class Catalog {
     const { parsed, readAs } = this.#read(query);
     const filter = acceptance(filters.tag, filters.method);
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: speed only (no hits asked or no spec to search: the ranking finds none either way)
-    const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, query, parsed, filter, offset + limit) : [];
+    const ranked = limit + offset > 0 && states.length > 0 ? searchHits(loaded, states, readAs ?? query, parsed, filter, offset + limit) : [];
     const page = pageOf(loaded, states, parsed, ranked, filter, offset, limit);
     return readAs !== undefined ? { ...page, readAs } : page;
   }

@@ -6,6 +6,7 @@ import { WholeTables } from './direct-matches.ts';
 import { MAX_VALUE } from './key-table.ts';
 import type { SearchFilters } from './index.ts';
 import { ManyRanker, type SearchBudget } from './rank-many.ts';
+import { editDistance } from './similar.ts';
 import { FullNameIndex } from './spec-choice.ts';
 import { type SpecState, push } from './spec-state.ts';
 import type { TermHolders } from './term-holders.ts';
@@ -26,6 +27,8 @@ export class Loaded {
   #fullNames: FullNameIndex | undefined;
   /** Every spec's key tables as one (`WholeTables`), for searches over all specs. */
   #tables: WholeTables | undefined;
+  /** The name terms, for spelling (built on first need). */
+  #names: readonly string[] | undefined;
 
   constructor(states: readonly SpecState[], terms: TermHolders, budget: SearchBudget) {
     states.forEach((s, i) => (s.position = i));
@@ -42,6 +45,12 @@ export class Loaded {
 
   get fullNames(): FullNameIndex {
     return (this.#fullNames ??= new FullNameIndex(this.states));
+  }
+
+  /** The terms a query may name an API by within `distance` edits of `term` (a swap of two letters one edit). */
+  namesNear(term: string, distance: number): string[] {
+    const names = (this.#names ??= [...this.nameHolders.keys()]);
+    return names.filter((n) => Math.abs(n.length - term.length) <= distance && editDistance(term, n, distance, true) <= distance);
   }
 
   /** Undefined when the catalogue holds more endpoints than one table numbers (ask spec by spec then). */

@@ -115,6 +115,45 @@ describe('spelling', () => {
     assert.equal(catalog.searchPage('dsicard a draft', {}, 0, 5).readAs, 'discard a draft');
   });
 
+  it('reads a misspelt API name as the name, and ranks that API first', () => {
+    const specs = ['zandiflop', 'quorbex', 'mirtovane'].map((name) => spec(name, [{ method: 'GET', path: '/customers', summary: 'List customers' }]));
+    const catalog = new Catalog(specs, { english: NO_ENGLISH });
+    // No endpoint says `quorbex`: the name alone is within reach.
+    const page = catalog.searchPage('qourbex customers', {}, 0, 3);
+    assert.equal(page.readAs, 'quorbex customers');
+    assert.equal(page.hits[0]?.endpoint.spec, 'quorbex');
+    assert.equal(catalog.search('qourbex customers', {}, 1)[0]?.endpoint.spec, 'quorbex');
+  });
+
+  it('keeps a misspelt plural a plural, and no other ending', () => {
+    const catalog = catalogue(['quorbex', 'zandiflop']);
+    // `quorbexs` / `zandiflops` are the catalogue's words; `qourbexs` is a plural of a typo.
+    assert.equal(catalog.searchPage('qourbexs', {}, 0, 5).readAs, 'quorbexs');
+    assert.equal(catalog.searchPage('zandiflipes', {}, 0, 5).readAs, 'zandiflopes');
+    // A final `e` is no plural: the term as the catalogue writes it.
+    assert.equal(catalog.searchPage('zandiflipe', {}, 0, 5).readAs, 'zandiflop');
+    assert.equal(catalog.searchPage('zandiflipx', {}, 0, 5).readAs, 'zandiflop');
+  });
+
+  it('leaves a word whose nearest term does not read back as itself to the fallback', () => {
+    // `abcses` is indexed as `abcs`, which itself would be read as `abc`: no word stands for that term.
+    const catalog = new Catalog([spec('a', [{ method: 'GET', path: '/abcses', summary: 'List abcses' }])], { english: NO_ENGLISH });
+    const page = catalog.searchPage('abcsz', {}, 0, 5);
+    assert.equal(page.readAs, undefined);
+    assert.equal(page.hits[0]?.endpoint.id, 'a:GET:/abcses');
+  });
+
+  it('reads at most eight unknown words of a query', () => {
+    const catalog = catalogue(WORDS);
+    const misspelt = WORDS.map((w) => typo(w, 'swap', 2));
+    // Nine unknown words: a nonsense word first, then the eight typos; the last typo is past the bound.
+    const readAs = catalog.searchPage(['xqxqxqxq', ...misspelt].join(' '), {}, 0, 5).readAs!;
+    const words = readAs.split(' ');
+    assert.equal(words[0], 'xqxqxqxq');
+    assert.deepEqual(words.slice(1, 8), WORDS.slice(0, 7).map((w) => termsOf(w)[0]));
+    assert.equal(words[8], misspelt[7]);
+  });
+
   it('does nothing with the rule family off', async () => {
     const { RULES } = await import('../../src/catalog/rules.ts');
     const catalog = catalogue(['quorbex']);
