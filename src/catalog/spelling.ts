@@ -16,14 +16,22 @@ export interface SpellingVocabulary {
   closest(term: string, distance: number): readonly string[];
 }
 
+/** Terms this long are read only for two letters swapped (shorter ones not at all). */
+const SWAPPED_ONLY = 4;
+
+/** Whether two words of one length hold the same letters (then one edit apart is a swap). */
+function sameLetters(a: string, b: string): boolean {
+  return a.length === b.length && [...a].sort().join('') === [...b].sort().join('');
+}
+
 /** Words looked at per query, at most (each is a scan of the vocabulary's terms of about its length). */
 const MAX_WORDS_CORRECTED = 8;
 
 /**
  * `query` with each misspelt word replaced by the catalogue's closest term, or undefined when no word
  * is misspelt. A word is misspelt when its one term is in no endpoint, it is long enough for a typo
- * to be told from another word (`fuzzyDistance`), and a term of the catalogue is within that many
- * edits; the commonest of the closest wins, written with the word's plural ending when that reads
+ * to be told from another word (`fuzzyDistance`; a term of four letters only for two letters swapped),
+ * and a term of the catalogue is within that many edits; the commonest of the closest wins, written with the word's plural ending when that reads
  * back as the term ("alrets" -> "alerts"), else as the term.
  */
 export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: SpellingVocabulary): string | undefined {
@@ -36,14 +44,17 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
     const own = termsOf(word);
     if (own.length !== 1) continue;
     const term = own[0]!;
-    const distance = fuzzyDistance(term);
+    // A word of four letters is too short for any typo to be told from another word ("pods" / "pads"),
+    // but two of its letters swapped ("uesr", "lsit") make no other word of the same letters.
+    const swapOnly = term.length === SWAPPED_ONLY;
+    const distance = swapOnly ? 1 : fuzzyDistance(term);
     // (With no edit allowed there is no nearer term: `closest` finds none, so the first test is for speed.)
     // Stryker disable next-line ConditionalExpression: speed only, as above
     if (distance === 0 || vocabulary.known(word, term)) continue;
     looked++;
     if (vocabulary.english(word)) continue;
     // A typo seldom changes a word's first letter (one that does is mostly another word: ground / around).
-    const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0]);
+    const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0] && (!swapOnly || sameLetters(t, term)));
     if (best === undefined) continue;
     // A plural's ending kept ("alrets" -> "alerts": the ranking reads plurals), when it reads back as the term.
     // (The stemmer strips no other ending with an s in it, and an ending that does not read back is dropped below.)
