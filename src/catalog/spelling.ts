@@ -16,6 +16,31 @@ export interface SpellingVocabulary {
   closest(term: string, distance: number): readonly string[];
 }
 
+/**
+ * Endings that British and American English spell apart, each way: a word no endpoint says is read
+ * with the other ending when the catalogue says that one.
+ */
+const SPELLINGS: readonly (readonly [string, string])[] = [
+  ['isation', 'ization'], ['isations', 'izations'], ['ise', 'ize'], ['ised', 'ized'], ['ises', 'izes'], ['ising', 'izing'],
+  ['yse', 'yze'], ['ysed', 'yzed'], ['yses', 'yzes'], ['ysing', 'yzing'],
+  ['our', 'or'], ['ours', 'ors'], ['ourite', 'orite'], ['ourites', 'orites'],
+  ['tre', 'ter'], ['tres', 'ters'], ['lled', 'led'], ['lling', 'ling'], ['ller', 'ler'], ['llers', 'lers'],
+  ['ogue', 'og'], ['ogues', 'ogs'], ['ence', 'ense'], ['ences', 'enses'],
+];
+
+/** `word` spelt the other way (British or American) as the catalogue says it, or undefined. */
+function otherSpelling(word: string, vocabulary: SpellingVocabulary): string | undefined {
+  for (const [a, b] of SPELLINGS) {
+    for (const [from, to] of [[a, b], [b, a]] as const) {
+      if (word.length <= from.length + 2 || !word.endsWith(from)) continue;
+      const other = word.slice(0, -from.length) + to;
+      const terms = termsOf(other);
+      if (terms.length === 1 && vocabulary.known(other, terms[0]!)) return other;
+    }
+  }
+  return undefined;
+}
+
 /** Terms this long are read only for two letters swapped (shorter ones not at all). */
 const SWAPPED_ONLY = 4;
 
@@ -52,6 +77,13 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
     // Stryker disable next-line ConditionalExpression: speed only, as above
     if (distance === 0 || vocabulary.known(word, term)) continue;
     looked++;
+    // British and American spellings of one word ("authorise", "colour", "cancelled", "catalogue"):
+    // the other one, when the catalogue says it.
+    const other = otherSpelling(word, vocabulary);
+    if (other !== undefined) {
+      fixes.set(word, other);
+      continue;
+    }
     if (vocabulary.english(word)) continue;
     // A typo seldom changes a word's first letter (one that does is mostly another word: ground / around).
     const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0] && (!swapOnly || sameLetters(t, term)));

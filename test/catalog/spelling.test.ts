@@ -136,6 +136,27 @@ describe('spelling', () => {
     for (const q of ['vuza', 'kpoo', 'kpd', 'vzr']) assert.equal(catalog.searchPage(q, {}, 0, 5).readAs, undefined, q);
   });
 
+  it('reads a British spelling as the American one the catalogue says, and the other way', () => {
+    const american = new Catalog([
+      spec('us', [
+        { method: 'POST', path: '/authorize', summary: 'Authorize an app' },
+        { method: 'PUT', path: '/colors', summary: 'Set the color' },
+        { method: 'GET', path: '/orders/canceled', summary: 'List canceled orders' },
+        { method: 'GET', path: '/catalog', summary: 'Get the catalog' },
+        { method: 'GET', path: '/hours', summary: 'Opening hours' },
+      ]),
+    ]);
+    assert.equal(american.searchPage('authorise an app', {}, 0, 3).readAs, 'authorize an app');
+    assert.equal(american.searchPage('change the colour', {}, 0, 3).readAs, 'change the color');
+    assert.equal(american.searchPage('cancelled orders', {}, 0, 3).readAs, 'canceled orders');
+    assert.equal(american.search('get the catalogue', {}, 1)[0]?.endpoint.path, '/catalog');
+    // Only where the catalogue says the other spelling: `hour` is no `hor`, `tours` no `tors`.
+    assert.equal(american.searchPage('opening hour tours', {}, 0, 3).readAs, undefined);
+    const british = new Catalog([spec('uk', [{ method: 'GET', path: '/favourites', summary: 'List favourites' }, { method: 'GET', path: '/centres', summary: 'List centres' }])]);
+    assert.equal(british.searchPage('list favorites', {}, 0, 3).readAs, 'list favourites');
+    assert.equal(british.searchPage('list centers', {}, 0, 3).readAs, 'list centres');
+  });
+
   it('keeps a misspelt plural a plural, and no other ending', () => {
     const catalog = catalogue(['quorbex', 'zandiflop']);
     // `quorbexs` / `zandiflops` are the catalogue's words; `qourbexs` is a plural of a typo.
