@@ -20,7 +20,7 @@ export interface SpellingVocabulary {
  * Endings that British and American English spell apart, each way: a word no endpoint says is read
  * with the other ending when the catalogue says that one.
  */
-const SPELLINGS: readonly (readonly [string, string])[] = [
+export const SPELLINGS: readonly (readonly [string, string])[] = [
   ['isation', 'ization'], ['isations', 'izations'], ['ise', 'ize'], ['ised', 'ized'], ['ises', 'izes'], ['ising', 'izing'],
   ['yse', 'yze'], ['ysed', 'yzed'], ['yses', 'yzes'], ['ysing', 'yzing'],
   ['our', 'or'], ['ours', 'ors'], ['ourite', 'orite'], ['ourites', 'orites'],
@@ -35,6 +35,7 @@ function otherSpelling(word: string, vocabulary: SpellingVocabulary): string | u
       if (word.length <= from.length + 2 || !word.endsWith(from)) continue;
       const other = word.slice(0, -from.length) + to;
       const terms = termsOf(other);
+      // Stryker disable next-line ConditionalExpression: the other spelling of one word is one word
       if (terms.length === 1 && vocabulary.known(other, terms[0]!)) return other;
     }
   }
@@ -44,9 +45,9 @@ function otherSpelling(word: string, vocabulary: SpellingVocabulary): string | u
 /** Terms this long are read only for two letters swapped (shorter ones not at all). */
 const SWAPPED_ONLY = 4;
 
-/** Whether two words of one length hold the same letters (then one edit apart is a swap). */
+/** Whether two words hold the same letters (then, one edit apart, they differ by a swap). */
 function sameLetters(a: string, b: string): boolean {
-  return a.length === b.length && [...a].sort().join('') === [...b].sort().join('');
+  return [...a].sort().join('') === [...b].sort().join('');
 }
 
 /** Words looked at per query, at most (each is a scan of the vocabulary's terms of about its length). */

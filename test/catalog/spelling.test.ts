@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
 import { editDistance } from '../../src/catalog/similar.ts';
+import { SPELLINGS } from '../../src/catalog/spelling.ts';
 import { fuzzyDistance } from '../../src/catalog/term-plan.ts';
 import { termsOf } from '../../src/catalog/text.ts';
 import { spec } from './fixtures.ts';
@@ -155,6 +156,22 @@ describe('spelling', () => {
     const british = new Catalog([spec('uk', [{ method: 'GET', path: '/favourites', summary: 'List favourites' }, { method: 'GET', path: '/centres', summary: 'List centres' }])]);
     assert.equal(british.searchPage('list favorites', {}, 0, 3).readAs, 'list favourites');
     assert.equal(british.searchPage('list centers', {}, 0, 3).readAs, 'list centres');
+  });
+
+  it('reads every British ending as the American one and the other way, where the catalogue says it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SPELLINGS), fc.boolean(), fc.string({ unit: fc.constantFrom('q', 'z', 'x', 'k', 'v'), minLength: 3, maxLength: 5 }), ([a, b], british, stem) => {
+        const [said, held] = british ? [stem + a, stem + b] : [stem + b, stem + a];
+        const catalog = new Catalog([spec('api', [{ method: 'GET', path: `/${held}`, summary: `Get ${held}` }])], { english: NO_ENGLISH });
+        // (Where the stemmer makes the two spellings one term, the word is known as it is.)
+        if (termsOf(said)[0] === termsOf(held)[0]) return;
+        assert.equal(catalog.searchPage(`get ${said}`, {}, 0, 3).readAs, `get ${held}`, said);
+      }),
+      { numRuns: 400 },
+    );
+    // A word no longer than an ending and two letters is not read so (`size` is no `sise`).
+    const short = new Catalog([spec('api', [{ method: 'GET', path: '/qzize', summary: 'Get qzize' }])], { english: NO_ENGLISH });
+    assert.equal(short.searchPage('get qzise', {}, 0, 3).readAs, undefined);
   });
 
   it('keeps a misspelt plural a plural, and no other ending', () => {
