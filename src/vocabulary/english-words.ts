@@ -91,10 +91,12 @@ export class EnglishWords {
   }
 
   /** Opens WordNet's lemma lists; undefined when they cannot be read (the package is missing or damaged). */
-  static open(dir: string = wordnetDirectory()): EnglishWords | undefined {
+  static open(dir?: string): EnglishWords | undefined {
     const lists: SortedLines[] = [];
     try {
-      for (const name of FILES) lists.push(new SortedLines(openSync(path.join(dir, name), 'r')));
+      // (Inside the try: without the package, finding its folder throws too.)
+      const folder = dir ?? wordnetDirectory();
+      for (const name of FILES) lists.push(new SortedLines(openSync(path.join(folder, name), 'r')));
     } catch {
       for (const list of lists) list.close();
       return undefined;
