@@ -184,6 +184,9 @@ describe('the packed package, installed and run with plain Node', { skip: SKIP }
         await client.connect(transport);
         const found = (await client.callTool({ name: 'search', arguments: { query: 'add a book' } })) as { content: { type: string; text?: string }[] };
         assert.match(found.content[0]?.text ?? '', /bookshelf:POST:\/books/);
+        // Spelling reads WordNet's word lists from the installed package, from the modules and from the script alike.
+        const misspelt = (await client.callTool({ name: 'search', arguments: { query: 'add a boook' } })) as { content: { type: string; text?: string }[] };
+        assert.match(misspelt.content[0]?.text ?? '', /\(read as "add a book"\)/);
         for (let i = 0; cacheFiles().length === 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {
         await client.close();
