@@ -4,6 +4,7 @@
 // resource, its verb, the summary it fits), not only as a low-weight match.
 import type { ParsedQuery } from './query.ts';
 import { fuzzyDistance } from './term-plan.ts';
+import { editDistance } from './similar.ts';
 import { termsOf } from './text.ts';
 
 /** What spelling asks of the catalogue's vocabulary. */
@@ -40,6 +41,39 @@ function otherSpelling(word: string, vocabulary: SpellingVocabulary): string | u
     }
   }
   return undefined;
+}
+
+/** Endings a term may need to read as a word again (`repositori` -> repository, `receiv` -> receive, `alert` -> alerts). */
+const ENDINGS = ['', 'e', 's', 'es', 'ed', 'ing'];
+
+/**
+ * A word the term `term` is the index term of, written as close to the typed `word` as can be: the
+ * term with a common ending (a final `i` as `y`), the one fewest edits from what was typed. The
+ * query is read again from words, and the answer shows them: `repositori` would say neither.
+ */
+function surfaceWord(term: string, word: string): string | undefined {
+  // A final y and i stand for each other in terms (`movi` / movies, `zzroy` / zzroies).
+  // (Stems for any other term only add candidates that do not read back as it: left out for speed.)
+  // Stryker disable next-line Regex,ConditionalExpression,StringLiteral: see above
+  const base = /[iy]$/.test(term) ? term.slice(0, -1) : undefined;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: see above
+  const stems = base === undefined ? [term] : [...new Set([term, `${base}y`, `${base}ie`, `${base}i`])];
+  let best: string | undefined;
+  let bestEdits = Infinity;
+  for (const stem of stems) {
+    for (const ending of ENDINGS) {
+      const candidate = stem + ending;
+      const terms = termsOf(candidate);
+      // Stryker disable next-line ConditionalExpression: a candidate of letters is one word (its first term is compared)
+      if (terms.length !== 1 || terms[0] !== term) continue;
+      const edits = editDistance(word, candidate, Infinity, true);
+      if (edits < bestEdits) {
+        best = candidate;
+        bestEdits = edits;
+      }
+    }
+  }
+  return best;
 }
 
 /** Terms this long are read only for two letters swapped (shorter ones not at all). */
@@ -88,16 +122,12 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
     if (vocabulary.english(word)) continue;
     // A typo seldom changes a word's first letter (one that does is mostly another word: ground / around).
     const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0] && (!swapOnly || sameLetters(t, term)));
+    // Stryker disable next-line ConditionalExpression: speed only (no term, no word written for it)
     if (best === undefined) continue;
-    // A plural's ending kept ("alrets" -> "alerts": the ranking reads plurals), when it reads back as the term.
-    // (The stemmer strips no other ending with an s in it, and an ending that does not read back is dropped below.)
-    // Stryker disable next-line Regex,StringLiteral: see above
-    const ending = word.startsWith(term) && /^e?s$/.test(word.slice(term.length)) ? word.slice(term.length) : '';
-    const fix = [best + ending, best].find((w) => {
-      const back = termsOf(w);
-      // Stryker disable next-line ConditionalExpression: a candidate is one word, whose first term is compared
-      return back.length === 1 && back[0] === best;
-    });
+    const fix = surfaceWord(best, word);
+    // (Every term of the 150,000 words of WordNet's noun list reads back from one of the endings: a
+    // term that would not, from a stemmer's odd case, leaves its word as typed.)
+    // Stryker disable next-line ConditionalExpression: see above
     if (fix !== undefined) fixes.set(word, fix);
   }
   if (fixes.size === 0) return undefined;
