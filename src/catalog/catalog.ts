@@ -158,6 +158,15 @@ export class Catalog {
       // A word naming an API is known even when no endpoint says it ("discord" is no typo of "discard").
       known: (word, term) => terms.df(term) > 0 || loaded.nameHolders.has(term) || loaded.fullNames.hasWord(word),
       english: (word) => english.has(word),
+      together: (list) => {
+        let common: Set<SpecState> | undefined;
+        for (const t of list) {
+          const states = terms.holders(t)?.states ?? [];
+          common = common ? new Set(states.filter((s) => common!.has(s))) : new Set(states);
+          if (common.size === 0) return false;
+        }
+        return true;
+      },
       // The catalogue's terms and the names of its APIs ("stirpe" -> stripe), the closest of both; terms first.
       closest: (term, distance) => {
         const near = [...terms.closest(term, distance), ...loaded.namesNear(term, distance)];

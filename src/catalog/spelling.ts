@@ -15,6 +15,8 @@ export interface SpellingVocabulary {
   english(word: string): boolean;
   /** The catalogue's terms closest to `term` within `distance` edits, commonest first. */
   closest(term: string, distance: number): readonly string[];
+  /** Whether one API holds every one of `terms` (one term: whether any API holds it). */
+  together(terms: readonly string[]): boolean;
 }
 
 /**
@@ -91,8 +93,9 @@ const MAX_WORDS_CORRECTED = 8;
  * `query` with each misspelt word replaced by the catalogue's closest term, or undefined when no word
  * is misspelt. A word is misspelt when its one term is in no endpoint, it is long enough for a typo
  * to be told from another word (`fuzzyDistance`; a term of four letters only for two letters swapped),
- * and a term of the catalogue is within that many edits; the commonest of the closest wins, written with the word's plural ending when that reads
- * back as the term ("alrets" -> "alerts"), else as the term.
+ * and a term of the catalogue is within that many edits, starting with the same letter or held by one
+ * API together with the query's other words. The commonest of the closest wins, written as the word
+ * of that term fewest edits from what was typed (`surfaceWord`).
  */
 export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: SpellingVocabulary): string | undefined {
   const fixes = new Map<string, string>();
@@ -120,8 +123,16 @@ export function correctSpelling(query: string, parsed: ParsedQuery, vocabulary: 
       continue;
     }
     if (vocabulary.english(word)) continue;
+    const near = vocabulary.closest(term, distance).filter((t) => !swapOnly || sameLetters(t, term));
     // A typo seldom changes a word's first letter (one that does is mostly another word: ground / around).
-    const best = vocabulary.closest(term, distance).find((t) => t[0] === term[0] && (!swapOnly || sameLetters(t, term)));
+    let best = near.find((t) => t[0] === term[0]);
+    // Unless the query's other words say it: a term one API holds together with all of them
+    // ("xubscriptions of a customer": `subscription` beside `customer`).
+    if (best === undefined) {
+      // (The misspelt term is held by no API: it is never among them.)
+      const others = parsed.terms.filter((t) => vocabulary.together([t]));
+      if (others.length > 0) best = near.find((t) => vocabulary.together([t, ...others]));
+    }
     // Stryker disable next-line ConditionalExpression: speed only (no term, no word written for it)
     if (best === undefined) continue;
     const fix = surfaceWord(best, word);

@@ -99,6 +99,22 @@ describe('spelling', () => {
     assert.equal(catalog.searchPage('vendrogalx', {}, 0, 5).readAs, 'vendrogal');
   });
 
+  it('reads a typo of the first letter only as a word one API says with the query\'s other words', () => {
+    const catalog = new Catalog(
+      [
+        spec('billing', [{ method: 'GET', path: '/quorbexs', summary: 'List quorbexs' }, { method: 'GET', path: '/zandiflops', summary: 'List zandiflops' }]),
+        spec('shop', [{ method: 'GET', path: '/mirtovanes', summary: 'List mirtovanes' }]),
+      ],
+      { english: NO_ENGLISH },
+    );
+    assert.equal(catalog.searchPage('xuorbex of a zandiflop', {}, 0, 5).readAs, 'quorbex of a zandiflop');
+    // Alone, or beside a word no API says with it: left as typed (the fuzzy fallback may still find it).
+    assert.equal(catalog.searchPage('xuorbex', {}, 0, 5).readAs, undefined);
+    assert.equal(catalog.searchPage('xuorbex mirtovanes', {}, 0, 5).readAs, undefined);
+    // The same first letter needs no other word.
+    assert.equal(catalog.searchPage('qourbex', {}, 0, 5).readAs, 'quorbex');
+  });
+
   it('counts two letters swapped as one typo', () => {
     const catalog = catalogue(['quorbex', 'zandiflop']);
     // Two edits apart letter by letter, one as a swap: a word of seven letters allows one.
@@ -184,6 +200,9 @@ describe('spelling', () => {
     const words = new Catalog([spec('api', [{ method: 'GET', path: '/repositories', summary: 'List repositories' }, { method: 'POST', path: '/faxes', summary: 'Receive a fax' }])]);
     assert.equal(words.searchPage('delete a repositroy', {}, 0, 5).readAs, 'delete a repository');
     assert.equal(words.searchPage('recieve faxes', {}, 0, 5).readAs, 'receive faxes');
+    // Two letters swapped are one edit in choosing the word too: `zzroies`, not `zzroyes` (both read as `zzroy`).
+    const swapped = new Catalog([spec('api', [{ method: 'GET', path: '/things', summary: 'Get zzroies' }])], { english: NO_ENGLISH });
+    assert.equal(swapped.searchPage('zrzoies', {}, 0, 5).readAs, 'zzroies');
     // Only a word that is read back as the term: `abcses` is indexed as `abcs`, but `abcs` itself reads as `abc`.
     const odd = new Catalog([spec('a', [{ method: 'GET', path: '/abcses', summary: 'List abcses' }])], { english: NO_ENGLISH });
     assert.equal(odd.searchPage('abcsz', {}, 0, 5).readAs, 'abcse');
