@@ -65,6 +65,18 @@ async function save(tmp: Temp, file: string): Promise<Saved> {
   return { file, snap: written.file, bytes: readFileSync(written.file), detailOffset: written.detailOffset, coreOffset: written.coreOffset, want: served(spec) };
 }
 
+/** Writes `text` as a description in a temp folder, imports and snapshots it, runs `body`, and removes the folder. */
+async function withSaved(text: string, body: (s: Saved) => Promise<void>): Promise<void> {
+  const tmp = temp();
+  try {
+    const file = path.join(tmp.dir, 'big.json');
+    writeFileSync(file, text);
+    await body(await save(tmp, file));
+  } finally {
+    tmp.cleanup();
+  }
+}
+
 /** The spec as a start loads it from the snapshot file now on disk (its header and core checked). */
 async function load(s: Saved): Promise<ImportedSpec> {
   const read = await readSnapshot(path.dirname(s.snap), KEY);
@@ -89,11 +101,7 @@ function damaged(good: Buffer, at: number, mask: number): Buffer {
 
 describe('a damaged detail in a snapshot file', () => {
   it('any byte of it changed: the schemas are the import\'s, read from the unchanged source file', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      writeFileSync(file, bigSpec());
-      const s = await save(tmp, file);
+    await withSaved(bigSpec(), async (s) => {
       assert.ok(s.bytes.length - s.detailOffset > 20_000, 'a detail of many segments');
       const places = fc.integer({ min: s.detailOffset, max: s.bytes.length - 1 });
       // The part's lead and table, and generated places in its segments.
@@ -104,18 +112,13 @@ describe('a damaged detail in a snapshot file', () => {
       };
       for (const at of edges) await check(at, 0x01);
       await fc.assert(fc.asyncProperty(places, fc.integer({ min: 1, max: 255 }), check), { numRuns: 25 });
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 
   it('any byte of it changed and the source file changed too: each schema is the one imported or says what is missing, never the changed file\'s', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      const text = bigSpec();
-      writeFileSync(file, text);
-      const s = await save(tmp, file);
+    const text = bigSpec();
+    await withSaved(text, async (s) => {
+      const file = s.file;
       const whole = await load(s);
       const before = links(whole).map((l) => JSON.stringify(whole.schemas.resolve(l, { maxDepth: 64 })));
       writeFileSync(file, text.replaceAll('"count"', `"${MARK}"`));
@@ -157,17 +160,12 @@ describe('a damaged detail in a snapshot file', () => {
       }
       // The inline schema's properties are a segment of their own: the schema names that place and why.
       assert.equal(named, 1);
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 
   it('its source file gone as well: the schema says the document could not be read again', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      writeFileSync(file, bigSpec(8));
-      const s = await save(tmp, file);
+    await withSaved(bigSpec(8), async (s) => {
+      const file = s.file;
       rmSync(file);
       writeFileSync(s.snap, damaged(s.bytes, s.detailOffset + 1, 0x10));
       const spec = await load(s);
@@ -176,19 +174,14 @@ describe('a damaged detail in a snapshot file', () => {
         assert.equal(node.reason, 'the document could not be read again; run svc update', JSON.stringify(node));
         assert.equal(typeof node.$unresolved, 'string');
       }
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 });
 
 describe('a snapshot file changed after the spec was loaded from it', () => {
   it('its link table changed: every schema says the snapshot changed, in the spec\'s own file', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      writeFileSync(file, bigSpec(8));
-      const s = await save(tmp, file);
+    await withSaved(bigSpec(8), async (s) => {
+      const file = s.file;
       const read = await readSnapshot(path.dirname(s.snap), KEY);
       assert.ok(read.ok);
       const core = await decodeCore(read.core);
@@ -200,32 +193,22 @@ describe('a snapshot file changed after the spec was loaded from it', () => {
         assert.deepEqual(l.node, { $unresolved: '', reason: 'the snapshot file changed since this spec was loaded; run svc update' });
         assert.equal(l.file, file);
       }
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 
   it('removed before a schema was followed: the same, never a crash', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      writeFileSync(file, bigSpec(4));
-      const s = await save(tmp, file);
+    await withSaved(bigSpec(4), async (s) => {
+      const file = s.file;
       const spec = await load(s);
       rmSync(s.snap);
       for (const l of links(spec)) assert.equal((l.node as { reason?: string }).reason, 'the snapshot file changed since this spec was loaded; run svc update');
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 
   it('replaced once its documents are being read: the rest are read from the file as opened, still the import\'s', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      const text = bigSpec();
-      writeFileSync(file, text);
-      const s = await save(tmp, file);
+    const text = bigSpec();
+    await withSaved(text, async (s) => {
+      const file = s.file;
       const spec = await load(s);
       const all = links(spec);
       // The first schema opens the file (and reads the link table and the root segment).
@@ -240,26 +223,19 @@ describe('a snapshot file changed after the spec was loaded from it', () => {
       assert.equal(got[0], first);
       assert.doesNotMatch(got.join('\n'), /\$unresolved/);
       assert.doesNotMatch(got.join('\n'), new RegExp(MARK));
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 });
 
 describe('a spec loaded from its snapshot file', () => {
   it('in steps, letting the thread go, is the spec loaded at once', async () => {
-    const tmp = temp();
-    try {
-      const file = path.join(tmp.dir, 'big.json');
-      writeFileSync(file, bigSpec());
-      const s = await save(tmp, file);
+    await withSaved(bigSpec(), async (s) => {
+      const file = s.file;
       const read = await readSnapshot(path.dirname(s.snap), KEY);
       assert.ok(read.ok);
       const source = { file: read.file, coreOffset: read.coreOffset, detailOffset: read.detailOffset, parts: read.parts };
       const spec = await specFromCoreInSteps(await decodeCore(read.core), source, async () => {});
       assert.deepEqual(served(spec), s.want);
-    } finally {
-      tmp.cleanup();
-    }
+    });
   });
 });
