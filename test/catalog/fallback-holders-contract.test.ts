@@ -131,11 +131,26 @@ describe('the fuzzy fallback over many specs', () => {
 });
 
 describe('edits between two words', () => {
-  // The reference: the full Levenshtein table.
-  const distance = (a: string, b: string): number => {
+  // The reference: the full table of edits (with `swaps`, two adjacent letters swapped are one edit:
+  // optimal string alignment).
+  const distance = (a: string, b: string, swaps = false): number => {
     const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
     return d[a.length]![b.length]!;
+  };
+  const swapDistance = (a: string, b: string): number => distance(a, b, true);
+
+  /** A catalogue's word statistics over one spec whose documents are `words` (one each), and the index's own terms. */
+  const vocabularyOf = (words: readonly string[]): { terms: TermHolders; held: string[] } => {
+    const terms = new TermHolders();
+    const state = new SpecState(spec('v', words.map((w, i) => ({ method: 'GET' as const, path: `/x${i}`, summary: w }))));
+    terms.add([state]);
+    return { terms, held: [...state.index.terms()].map(([t]) => t) };
   };
 
   it('says a word is within a distance exactly when the full table does', () => {
@@ -164,29 +179,14 @@ describe('edits between two words', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'p', '0'), minLength: 1, maxLength: 8 });
     fc.assert(
       fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 30 }), word, fc.integer({ min: 0, max: 3 }), (vocabulary, term, d) => {
-        const terms = new TermHolders();
         // One document per word, its summary the word itself; the reference reads the index's own terms.
-        const state = new SpecState(spec('v', vocabulary.map((w, i) => ({ method: 'GET' as const, path: `/x${i}`, summary: w }))));
-        terms.add([state]);
-        const held = [...state.index.terms()].map(([t]) => t);
+        const { terms, held } = vocabularyOf(vocabulary);
         const expected = held.filter((t) => distance(term, t) <= d).sort();
         assert.deepEqual(terms.near(term, d).sort(), expected, `${term} within ${d}`);
       }),
       { numRuns: 300 },
     );
   });
-
-  // The reference with a swap of two adjacent letters as one edit (optimal string alignment), the full table.
-  const swapDistance = (a: string, b: string): number => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++) {
-      for (let j = 1; j <= b.length; j++) {
-        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-      }
-    }
-    return d[a.length]![b.length]!;
-  };
 
   it('counts two adjacent letters swapped as one edit when asked, exactly as the full table does', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 9 });
@@ -207,11 +207,8 @@ describe('edits between two words', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'p'), minLength: 1, maxLength: 8 });
     fc.assert(
       fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), word, fc.integer({ min: 0, max: 3 }), (vocabulary, term, d) => {
-        const terms = new TermHolders();
         // One document per word (a word repeated: more documents hold it).
-        const state = new SpecState(spec('v', vocabulary.map((w, i) => ({ method: 'GET' as const, path: `/x${i}`, summary: w }))));
-        terms.add([state]);
-        const held = [...state.index.terms()].map(([t]) => t);
+        const { terms, held } = vocabularyOf(vocabulary);
         const found = terms.closest(term, d);
         if (held.includes(term)) return assert.deepEqual(found, [term]);
         const within = held.filter((t) => swapDistance(term, t) <= d);
