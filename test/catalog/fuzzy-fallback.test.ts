@@ -1,12 +1,20 @@
 // When no word of a query matches as typed, the search falls back to fuzzy matching (rank.ts), and
 // only for words of at least five letters: in a short word one changed letter is another word
-// ("pods" / "pads"), in a long one mostly a typo ("widgetz").
+// ("pods" / "pads"), in a long one mostly a typo ("widgetz"). Spelling (spelling.ts) reads most such
+// typos before the fallback is reached: it is off here, so that these are the fallback's answers.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Catalog } from '../../src/catalog/index.ts';
+import { RULES } from '../../src/catalog/rules.ts';
 import { spec } from './fixtures.ts';
 
 describe('the fuzzy fallback', () => {
+  before(() => {
+    RULES.spelling = false;
+  });
+  after(() => {
+    RULES.spelling = true;
+  });
   const catalog = new Catalog([
     spec('s', [
       { method: 'GET', path: '/gadgets', summary: 'List gadgets' },
