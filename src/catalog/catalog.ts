@@ -19,8 +19,7 @@ import { type Entry, type ParsedQuery, parseQuery } from './search.ts';
 import { SpecState, takePrepared } from './spec-state.ts';
 import { type QueryVocabulary, withAlternatives, withForms } from './expand.ts';
 import { RULES } from './rules.ts';
-import { editDistance } from './similar.ts';
-import { type SpellingVocabulary, correctSpelling } from './spelling.ts';
+import { type SpellingVocabulary, catalogSpelling, correctSpelling } from './spelling.ts';
 import { type EnglishWordList, englishWords } from '../vocabulary/index.ts';
 import { type CollectionListing, Listings } from './listings.ts';
 import { Loaded } from './loaded.ts';
@@ -112,6 +111,7 @@ export class Catalog {
   #generation = 0;
   #queryVocabulary: QueryVocabulary | undefined;
   readonly #english: EnglishWordList | undefined;
+  #speller: { readonly loaded: Loaded; readonly vocabulary: SpellingVocabulary } | undefined;
 
   constructor(specs?: readonly ImportedSpec[], options: CatalogOptions = {}) {
     this.#budget = {
@@ -148,33 +148,14 @@ export class Catalog {
     return { parsed: vocabulary ? withAlternatives(parsed, vocabulary, df) : parsed, ...(readAs !== undefined ? { readAs } : {}) };
   }
 
-  /** What spelling asks of this catalogue: its terms, the names of its APIs, and English. */
+  /** What spelling asks of this catalogue (spelling.ts `catalogSpelling`), made once per generation of specs. */
   #spelling(): SpellingVocabulary {
     const loaded = this.#loaded;
-    const terms = this.#terms;
-    // Without WordNet's lists (a damaged install) no word is known as English: every word near a term is read as a typo.
-    const english = this.#english ?? englishWords() ?? NO_ENGLISH;
-    return {
-      // A word naming an API is known even when no endpoint says it ("discord" is no typo of "discard").
-      known: (word, term) => terms.df(term) > 0 || loaded.nameHolders.has(term) || loaded.fullNames.hasWord(word),
-      english: (word) => english.has(word),
-      together: (list) => {
-        let common: Set<SpecState> | undefined;
-        for (const t of list) {
-          const states = terms.holders(t)?.states ?? [];
-          common = common ? new Set(states.filter((s) => common!.has(s))) : new Set(states);
-          if (common.size === 0) return false;
-        }
-        return true;
-      },
-      // The catalogue's terms and the names of its APIs ("stirpe" -> stripe), the closest of both; terms first.
-      closest: (term, distance) => {
-        const near = [...terms.closest(term, distance), ...loaded.namesNear(term, distance)];
-        const edits = near.map((t) => editDistance(term, t, distance, true));
-        const least = Math.min(...edits);
-        return [...new Set(near.filter((_, i) => edits[i] === least))];
-      },
-    };
+    if (this.#speller?.loaded !== loaded) {
+      // Without WordNet's lists (a damaged install) no word is known as English: every word near a term is read as a typo.
+      this.#speller = { loaded, vocabulary: catalogSpelling(this.#terms, loaded, this.#english ?? englishWords() ?? NO_ENGLISH) };
+    }
+    return this.#speller.vocabulary;
   }
 
   /**

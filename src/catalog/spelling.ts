@@ -2,7 +2,10 @@
 // typo's reach of a word the catalogue holds ("subscriptoin", "paymnet"), is read as that word: the
 // whole query is read again with it, so that it counts as said everywhere the ranking looks (its
 // resource, its verb, the summary it fits), not only as a low-weight match.
+import type { Loaded } from './loaded.ts';
 import type { ParsedQuery } from './query.ts';
+import type { SpecState } from './spec-state.ts';
+import type { TermHolders } from './term-holders.ts';
 import { fuzzyDistance } from './term-plan.ts';
 import { editDistance } from './similar.ts';
 import { termsOf } from './text.ts';
@@ -17,6 +20,31 @@ export interface SpellingVocabulary {
   closest(term: string, distance: number): readonly string[];
   /** Whether one API holds every one of `terms` (one term: whether any API holds it). */
   together(terms: readonly string[]): boolean;
+}
+
+/** What spelling asks of a catalogue: its word statistics (`terms`), the names of its APIs (`loaded`), and English. */
+export function catalogSpelling(terms: TermHolders, loaded: Loaded, english: { has(word: string): boolean }): SpellingVocabulary {
+  return {
+    // A word naming an API is known even when no endpoint says it ("discord" is no typo of "discard").
+    known: (word, term) => terms.df(term) > 0 || loaded.nameHolders.has(term) || loaded.fullNames.hasWord(word),
+    english: (word) => english.has(word),
+    together: (list) => {
+      let common: Set<SpecState> | undefined;
+      for (const t of list) {
+        const states = terms.holders(t)?.states ?? [];
+        common = common ? new Set(states.filter((s) => common!.has(s))) : new Set(states);
+        if (common.size === 0) return false;
+      }
+      return true;
+    },
+    // The catalogue's terms and the names of its APIs ("stirpe" -> stripe), the closest of both; terms first.
+    closest: (term, distance) => {
+      const near = [...terms.closest(term, distance), ...loaded.namesNear(term, distance)];
+      const edits = near.map((t) => editDistance(term, t, distance, true));
+      const least = Math.min(...edits);
+      return [...new Set(near.filter((_, i) => edits[i] === least))];
+    },
+  };
 }
 
 /**

@@ -115,6 +115,14 @@ describe('spelling', () => {
     assert.equal(catalog.searchPage('qourbex', {}, 0, 5).readAs, 'quorbex');
   });
 
+  it('takes the closer of an API\'s name and the catalogue\'s terms, a swap one edit', () => {
+    const catalog = new Catalog([spec('zandiflopa', [{ method: 'GET', path: '/things', summary: 'List zandifxxoa' }])], { english: NO_ENGLISH });
+    // The name one edit away (a swap), a term of the endpoints two: the name.
+    assert.equal(catalog.searchPage('zandiflpoa', {}, 0, 5).readAs, 'zandiflopa');
+    // The term one edit away, the name two: the term.
+    assert.equal(catalog.searchPage('zandifxxob', {}, 0, 5).readAs, 'zandifxxoa');
+  });
+
   it('counts two letters swapped as one typo', () => {
     const catalog = catalogue(['quorbex', 'zandiflop']);
     // Two edits apart letter by letter, one as a swap: a word of seven letters allows one.
