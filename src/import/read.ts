@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { parseDocument, visit, type Document } from 'yaml';
+import { fastYaml } from './fast-yaml.ts';
 import { jsonErrorOffset } from './json-place.ts';
 
 /** A problem reading or parsing one file, with the place when known. */
@@ -124,7 +125,8 @@ export function parseText(text: string): ParseResult {
       return { ok: false, problem: jsonProblem(text, err as Error) };
     }
   }
-  return parseYaml(text);
+  const fast = fastYaml(text);
+  return fast ? { ok: true, value: fast.value, warnings: [] } : parseYaml(text);
 }
 
 function parseYaml(text: string): ParseResult {

@@ -1,0 +1,173 @@
+// YAML read the fast way (js-yaml) gives what the careful way (`yaml`, with its line:column errors,
+// warnings and alias bounds) gives: the same value and the same warnings, for generated documents
+// in every style `yaml` writes, for the YAML features descriptions use, and for every YAML file of
+// the shared corpus. What js-yaml reads otherwise goes the careful way and keeps its behaviour:
+// aliases and their bound, duplicate keys, version directives, several documents, unknown tags.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseDocument, stringify } from 'yaml';
+import { parseText } from '../../src/import/read.ts';
+import { CORPUS, corpusAvailable } from '../search/apis.ts';
+
+/** The careful way, as the reader's contract states it: `yaml`'s document, merge keys on, the last of duplicate keys kept. */
+function careful(text: string): { value: unknown; warnings: number } | 'error' {
+  const doc = parseDocument(text, { merge: true, uniqueKeys: false, strict: false });
+  if (doc.errors.length > 0) return 'error';
+  try {
+    return { value: doc.toJS({ maxAliasCount: 1000 }), warnings: doc.warnings.length };
+  } catch {
+    return 'error';
+  }
+}
+
+function read(text: string): { value: unknown; warnings: number } | 'error' {
+  const r = parseText(text);
+  return r.ok ? { value: r.value, warnings: r.warnings.length } : 'error';
+}
+
+/** Equal values, own-key order and prototypes included (`__proto__` must stay a key). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function assertSame(text: string): void {
+  const expected = careful(text);
+  const got = read(text);
+  if (expected === 'error' || got === 'error') {
+    assert.equal(got, expected, text);
+    return;
+  }
+  assert.ok(sameValue(got.value, expected.value), `value of ${JSON.stringify(text).slice(0, 200)}:\n${JSON.stringify(got.value)}\n${JSON.stringify(expected.value)}`);
+  assert.equal(got.warnings, expected.warnings, `warnings of ${text}`);
+}
+
+// Keys and strings a YAML reader may take for something else: numbers, booleans and null in their
+// spellings, merge and prototype keys, indicators, quotes, line breaks, non-ASCII.
+const tricky = fc.constantFrom(
+  '', ' ', '~', 'null', 'Null', 'NULL', 'true', 'False', 'yes', 'no', 'on', 'off', 'y', 'n', '0', '-0', '012', '0o17', '0x1F', '0b101',
+  '1_000', '1e3', '.5', '+12', '.inf', '-.Inf', '.nan', '2023-09-12', '12:30:00', '<<', '__proto__', 'constructor', '- item', '? q',
+  ': c', '#x', '&a', '*b', '!t', '%d', '@x', '`x`', '|', '>', '[x]', '{y}', 'a: b', 'a #b', "it's", '"q"', 'a\nb', 'a\n\nb\n', ' lead',
+  'trail ', 'tab\tin', '\\', 'é ✓ 日本', '\u2028',
+);
+const text = fc.oneof(tricky, fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 12 }));
+const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+const value = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('list'), tie('map')),
+  list: fc.array(tie('node'), { maxLength: 4 }),
+  map: fc.dictionary(text, tie('node'), { maxKeys: 5 }),
+})).map;
+
+/** The styles `yaml` writes a document in: block, flow, every string quoting. */
+const STYLES = [
+  {},
+  { collectionStyle: 'flow' as const },
+  { defaultStringType: 'QUOTE_DOUBLE' as const, defaultKeyType: 'PLAIN' as const },
+  { defaultStringType: 'QUOTE_SINGLE' as const },
+  { defaultStringType: 'BLOCK_LITERAL' as const, lineWidth: 20 },
+  { defaultStringType: 'BLOCK_FOLDED' as const, lineWidth: 12, minContentWidth: 4 },
+  { indent: 4, indentSeq: false },
+];
+
+describe('YAML read fast', () => {
+  it('gives the value and warnings of the careful reading for documents written in every style', () => {
+    fc.assert(
+      fc.property(value, fc.constantFrom(...STYLES), (v, style) => {
+        // A comment first: a text that starts with `{` or `[` is JSON to the reader, whatever YAML it is.
+        assertSame(`# written by yaml\n${stringify(v, { aliasDuplicateObjects: false, ...style })}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reads the features descriptions use as the careful reading does', () => {
+    const documents = [
+      'openapi: 3.0.0\ninfo:\n  title: T # a comment\n  version: 2023-09-12\npaths: {}\n',
+      '---\na: 1\n...\n',
+      'a: |\n  line1\n  line2\nb: |-\n  x\nc: |+\n  y\n\nd: >\n  folded\n  text\ne: >2-\n    indented\n',
+      "a: 'it''s'\nb: \"\\u00e9\\t\\x41\\\"\"\nc: plain text: with colon\nd: \"multi\n  line\"\n",
+      'a: !!str 12\nb: !!int "3"\nc: !!float 1\nd: !!bool "true"\ne: !!null ""\nf: !!map {x: 1}\ng: !!seq [1]\n',
+      'a: !<tag:yaml.org,2002:float> 1\n',
+      '%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n',
+      'base: &base {a: 1, b: 2}\nx: 1\n',
+      'y:\n  <<: {a: 2, b: 3}\n  c: 4\nz:\n  <<: [{a: 1}, {a: 2, e: 3}]\n  d: 2\nw:\n  a: 0\n  <<: {a: 1}\n',
+      '~: a\nnull: b\n',
+      ': empty key\nk: v\n',
+      '? ~\n: explicit null key\n',
+      '? explicit\n: key\n? |\n  block key\n: v\n',
+      '200: ok\n1.0: one\ntrue: t\n0x10: sixteen\n0o17: fifteen\n-1: minus\n',
+      '__proto__:\n  polluted: true\nconstructor: c\n',
+      'a: [1, {b: c}, [d, e]]\nb: {x: [], y: {}}\n',
+      'a:\n- 1\n- 2\nb:\n  - - nested\n    - seq\n',
+      'list:\n  - name: a\n    in: query\n  - {name: b, in: path}\n',
+      'nums: [.inf, -.Inf, .nan, 1e3, 1_000, +12, 012, 0b101, 12345678901234567890, 0.1]\n',
+      'bools: [True, FALSE, yes, No, on, Off, ~, Null]\n',
+      'k: &x: 1\n',
+      'a: ' + '['.repeat(120) + ']'.repeat(120) + '\n',
+      '- just\n- a list\n',
+      'a scalar\n',
+      '',
+      '# a comment only\n',
+      'a:\t1\n',
+      'a: "unterminated\n',
+      'a: b: c\n',
+    ];
+    for (const d of documents) assertSame(d);
+  });
+
+  it('keeps a __proto__ key an own key of a plain object, never the prototype', () => {
+    const r = parseText('__proto__:\n  polluted: true\na: 1\n');
+    assert.ok(r.ok);
+    const v = r.value as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.deepEqual(Object.keys(v), ['__proto__', 'a']);
+    assert.equal((v as { polluted?: unknown }).polluted, undefined);
+    assert.equal(({} as { polluted?: unknown }).polluted, undefined);
+  });
+
+  it('reads what only the careful way reads as before: aliases, duplicates, directives, documents, tags', () => {
+    assert.deepEqual(read('x: &a {b: 1}\ny: *a\n'), { value: { x: { b: 1 }, y: { b: 1 } }, warnings: 0 });
+    assert.deepEqual(read('a: 1\na: 2\n'), { value: { a: 2 }, warnings: 0 }, 'the last of duplicate keys');
+    assert.deepEqual(read('%YAML 1.1\n---\na: yes\nb: 0777\n'), { value: { a: true, b: 511 }, warnings: 0 }, 'YAML 1.1 rules under its directive');
+    assert.deepEqual(read('# c\n%YAML 1.1\n---\na: on\n'), { value: { a: true }, warnings: 0 });
+    assert.deepEqual(read('a: !!float 1\n'), { value: { a: '1' }, warnings: 1 }, 'a standard tag the value does not fit');
+    assert.deepEqual(read('a: !custom x\n'), { value: { a: 'x' }, warnings: 1 });
+    assert.deepEqual(read('k: &x: 1\n'), { value: { k: 1 }, warnings: 1 }, 'an anchor ending in a colon is warned about');
+    assert.deepEqual(read('? [a, b]\n: 1\n'), { value: { '[ a, b ]': 1 }, warnings: 0 }, 'a collection as a key');
+    const many = parseText('a: 1\n---\nb: 2\n');
+    assert.equal(many.ok, false);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+    const refused = parseText(`${bomb.join('\n')}\n`);
+    assert.equal(refused.ok, false);
+    assert.ok(!refused.ok && refused.problem.code === 'yaml-invalid' && refused.problem.line !== undefined, 'the alias bomb refused at its place');
+  });
+
+  it('gives the careful reading of every YAML file of the shared corpus', { skip: corpusAvailable() ? false : 'the shared corpus (../shared/specs) is absent' }, () => {
+    const files: string[] = [];
+    const walk = (d: string): void => {
+      for (const f of readdirSync(d)) {
+        const p = join(d, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.ya?ml$/.test(f)) files.push(p);
+      }
+    };
+    walk(CORPUS);
+    // DigitalOcean's 2,850 small files: every tenth (they are alike); every other file whole.
+    let seen = 0;
+    const chosen = files.filter((f) => !f.includes('/digitalocean/') || seen++ % 10 === 0);
+    assert.ok(chosen.length > 100, `${chosen.length} files`);
+    for (const f of chosen) assertSame(decodeBom(readFileSync(f, 'utf8')));
+  });
+});
+
+function decodeBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
