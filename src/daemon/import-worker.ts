@@ -67,8 +67,39 @@ async function run(job: ImportJob, post: Post): Promise<void> {
   const sent = own(core);
   // Stryker disable next-line ArrayDeclaration: without the transfer list the core is copied, not moved: the same bytes arrive
   post({ id: job.id, kind: 'built', core: sent }, [sent]);
+  collectGarbage();
   post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined)) });
 }
+
+/** Heap in use (this thread's) above which the import's garbage is collected before the late part. */
+const COLLECT_ABOVE_BYTES = 32 * 1024 * 1024;
+/** V8's full collection, once looked up (null: not to be had). */
+let fullCollection: (() => void) | null | undefined;
+
+/**
+ * A full collection between the core and the late part, when the heap holds much: the import's
+ * garbage (the file's text, the parse, the index made for the core) is freed before the late part
+ * allocates, which would otherwise grow the heap on top of it. GitHub's description, cold start
+ * of the installed package: peak RSS of the process 199 -> 174 MiB. V8 gives scripts `gc` only
+ * under --expose-gc, which a worker's execArgv cannot carry; set at run time, the flag holds for
+ * contexts made afterwards, so a new vm context has it. Small imports (most of a hub's) skip it.
+ */
+// Stryker disable all: a memory measure only; no answer differs
+function collectGarbage(): void {
+  const v8 = process.getBuiltinModule('node:v8');
+  if (v8.getHeapStatistics().used_heap_size < COLLECT_ABOVE_BYTES) return;
+  if (fullCollection === undefined) {
+    try {
+      v8.setFlagsFromString('--expose-gc');
+      fullCollection = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
+    } catch {
+      fullCollection = null;
+    }
+  }
+  fullCollection?.();
+  traceStep('garbage collected');
+}
+// Stryker restore all
 
 /** The late part of a job (see import-pool.ts): never throws, says why when it could not be made or saved. */
 async function late(
