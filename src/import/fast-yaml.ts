@@ -10,11 +10,13 @@ import { CORE_SCHEMA, defineMappingTag, load as loadYaml, mergeTag } from 'js-ya
  */
 const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
   create: () => ({}),
+  // Stryker disable next-line all: for dumping, which svc never does with this schema
   identify: () => false,
   addPair: (map, key, value) => {
     if (key !== null && typeof key === 'object') return 'a key that is a collection';
     const name = keyString(key);
     // An own property named `__proto__`, not the object's prototype.
+    // Stryker disable next-line ConditionalExpression: defining every key makes the same object, only more slowly
     if (name === '__proto__') Object.defineProperty(map, name, { value, enumerable: true, configurable: true, writable: true });
     else map[name] = value;
     return '';
@@ -25,7 +27,7 @@ const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2
 });
 
 function keyString(key: unknown): string {
-  return key === null || key === undefined ? '' : String(key);
+  return key === null ? '' : String(key);
 }
 
 /** js-yaml's YAML 1.2 core schema with merge keys and `yaml`'s mappings: scalars and keys resolve as `yaml`'s core schema (read.ts `parseYaml`) resolves them. */
@@ -34,19 +36,34 @@ const FAST_SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
 /**
  * Whether the text may hold what `yaml` reads with a warning or under other rules: a directive
  * (`%YAML 1.1`, `%TAG`), a standard tag (`!!float 1` is a number to js-yaml, a string and a warning
- * to `yaml`), an anchor whose name ends in a colon (`&a: 1`). A match in prose is harmless: that
+ * to `yaml`), an anchor whose name ends in a colon (`&a: 1`), a lone carriage return. A match in prose is harmless: that
  * document is only read the slower way.
  */
 function readsDifferently(text: string): boolean {
-  if (text.charCodeAt(0) === 0x25 /* % */ || text.includes('\n%') || text.includes('!!') || text.includes('!<')) return true;
+  if (text.charCodeAt(0) === 0x25 /* % */ || text.includes('\n%')) return true;
+  // A line break that is a carriage return alone: `yaml` does not end a comment there, js-yaml does.
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return true;
+  for (const tag of ['!!', '!<']) {
+    for (let i = text.indexOf(tag); i !== -1; i = text.indexOf(tag, i + 2)) if (startsToken(text, i)) return true;
+  }
   for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
-    const before = text.charCodeAt(i - 1);
-    if (i > 0 && !(before === 32 || before === 9 || before === 10 || before === 13 || before === 0x7b || before === 0x2c || before === 0x5b)) continue;
+    if (!startsToken(text, i)) continue;
     let end = i + 1;
+    // Stryker disable next-line EqualityOperator: one step past the end reads undefined and stops there, with the same last character
     while (end < text.length && !' \t\r\n{}[],'.includes(text[end]!)) end++;
     if (text.charCodeAt(end - 1) === 0x3a /* : */) return true;
   }
   return false;
+}
+
+/**
+ * Whether `text[i]` may begin a tag or an anchor: first in the text, or after a space, a line feed
+ * or a flow indicator (not "Hi!</Say>", "AT&T"). A carriage return comes before a line feed here.
+ */
+function startsToken(text: string, i: number): boolean {
+  if (i === 0) return true;
+  const c = text.charCodeAt(i - 1);
+  return c === 32 || c === 9 || c === 10 || c === 0x7b /* { */ || c === 0x2c /* , */ || c === 0x5b /* [ */;
 }
 
 /**
@@ -59,9 +76,11 @@ function readsDifferently(text: string): boolean {
  */
 export function fastYaml(text: string): { value: unknown } | undefined {
   if (readsDifferently(text)) return undefined;
+  let value: unknown;
   try {
-    return { value: loadYaml(text, { schema: FAST_SCHEMA, maxAliases: 0 }) };
+    value = loadYaml(text, { schema: FAST_SCHEMA, maxAliases: 0 });
   } catch {
     return undefined;
   }
+  return { value };
 }
