@@ -69,11 +69,11 @@ async function run(job: ImportJob, post: Post): Promise<void> {
   // Stryker disable next-line ArrayDeclaration: without the transfer list the core is copied, not moved: the same bytes arrive
   post({ id: job.id, kind: 'built', core: sent }, [sent]);
   // Stryker disable next-line all: a memory measure only (collectGarbage); no answer differs
-  if (fileBytes(job.file) >= COLLECT_AFTER_BYTES) collectGarbage();
-  post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined)) });
+  const collect = fileBytes(job.file) >= COLLECT_AFTER_BYTES;
+  post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined, collect)) });
 }
 
-/** The size of a description (its root file) from which its import's garbage is collected ahead of the late part. */
+/** The size of a description (its root file) from which its import's garbage is collected before its detail is encoded. */
 const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
 /** V8's full collection, once looked up (null: not to be had). */
 let fullCollection: (() => void) | null | undefined;
@@ -88,14 +88,17 @@ function fileBytes(file: string): number {
 }
 
 /**
- * A full collection between the core and the late part, after the import of a large description:
- * its garbage (the file's text, the parse, the index made for the core) is freed before the late
- * part allocates, which would otherwise grow the heap on top of it. GitHub's description (12.4 MB),
- * cold start of the installed package: peak RSS of the process 199 -> 174 MiB. A smaller one skips
- * it: a full collection of a worker that holds more costs an update tens of ms (Xero's 0.9 MB
- * YAML: 60 -> 110 ms) for little, and most of a hub's 2,639 descriptions are small. V8 gives scripts `gc` only under --expose-gc, which a
- * worker's execArgv cannot carry; set at run time, the flag holds for contexts made afterwards, so
- * a new vm context has it.
+ * A full collection in the late part of a large description's import, before the detail is
+ * encoded: the import's garbage (the file's text, the parse, the index made for the core) is freed
+ * before the detail allocates, which would otherwise grow the heap on top of it. GitHub's
+ * description (12.4 MB), cold start of the installed package: peak RSS of the process 184-200 ->
+ * 175-179 MiB, first answer unchanged. Not as soon as the core is sent: the daemon is decoding it
+ * and answering then, and V8's collector threads took the CPU from that (first answer +20 ms); the
+ * change fingerprints come first. A smaller description skips it: a full collection of a worker
+ * that holds more costs an update tens of ms (Xero's 0.9 MB YAML: 60 -> 110 ms) for little, and
+ * most of a hub's 2,639 descriptions are small. V8 gives scripts `gc` only under --expose-gc,
+ * which a worker's execArgv cannot carry; set at run time, the flag holds for contexts made
+ * afterwards, so a new vm context has it.
  */
 // Stryker disable all: a memory measure only; no answer differs
 function collectGarbage(): void {
@@ -119,11 +122,14 @@ async function late(
   core: Buffer | undefined,
   snapshot: ImportJob['snapshot'],
   asked: boolean,
+  collect: boolean,
 ): Promise<{ kind: 'late'; late: LateReply }> {
   let made: Late;
   let list: string[] | undefined;
   try {
     list = fingerprintList(spec);
+    // Stryker disable next-line all: a memory measure only (collectGarbage); no answer differs
+    if (collect) collectGarbage();
     made = encodeLate(spec, documents, list);
   } catch (error) {
     // The fingerprints still go when only the detail cannot be written: made from the spec the
