@@ -1,7 +1,7 @@
 // YAML descriptions read fast: js-yaml, several times faster than `yaml`, for the documents both
 // read alike (the common case: no aliases, directives or standard tags). Everything else is left
 // to read.ts's `yaml` reading, with its line:column errors, warnings and alias bounds.
-import { CORE_SCHEMA, defineMappingTag, load as loadYaml, mergeTag } from 'js-yaml';
+import { CORE_SCHEMA, defineMappingTag, defineScalarTag, floatCoreTag, intCoreTag, load as loadYaml, mergeTag, NOT_RESOLVED, type ScalarTagDefinition } from 'js-yaml';
 
 /**
  * Mappings as `yaml` makes them: a plain object, its keys as strings, a null key as "" (js-yaml's
@@ -30,19 +30,54 @@ function keyString(key: unknown): string {
   return key === null ? '' : String(key);
 }
 
-/** js-yaml's YAML 1.2 core schema with merge keys and `yaml`'s mappings: scalars and keys resolve as `yaml`'s core schema (read.ts `parseYaml`) resolves them. */
-const FAST_SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
+/** Plain scalars written as a hex or octal integer, or as a float (decimal integers too), whatever their size. */
+const INT_LIKE = /^(?:0x[0-9a-fA-F]+|0o[0-7]+)$/;
+const FLOAT_LIKE = /^[-+]?(?=\.?[0-9])[0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?$/;
+
+/** Thrown by the number tags: the document goes the careful way. */
+class NumberBeyondDouble extends Error {}
+
+/**
+ * js-yaml's core number tag, except that a number too large for a double (`1e400`, 400 digits),
+ * which js-yaml keeps as a string and `yaml` reads as Infinity, sends the document the careful way.
+ */
+function numberTag<T>(tag: ScalarTagDefinition<T>, written: RegExp): ScalarTagDefinition<T> {
+  return defineScalarTag<T>(tag.tagName, {
+    implicit: tag.implicit,
+    implicitFirstChars: tag.implicitFirstChars,
+    identify: tag.identify,
+    represent: tag.represent,
+    resolve: (source, explicit, name) => {
+      const value = tag.resolve(source, explicit, name);
+      if (value === NOT_RESOLVED && written.test(source)) throw new NumberBeyondDouble(source);
+      return value;
+    },
+  });
+}
+
+/**
+ * js-yaml's YAML 1.2 core schema with merge keys, `yaml`'s mappings and its large numbers: scalars
+ * and keys resolve as `yaml`'s core schema (read.ts `parseYaml`) resolves them.
+ */
+const FAST_SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap, numberTag(intCoreTag, INT_LIKE), numberTag(floatCoreTag, FLOAT_LIKE));
 
 /**
  * Whether the text may hold what `yaml` reads with a warning or under other rules: a directive
  * (`%YAML 1.1`, `%TAG`), a standard tag (`!!float 1` is a number to js-yaml, a string and a warning
- * to `yaml`), an anchor whose name ends in a colon (`&a: 1`), a lone carriage return. A match in prose is harmless: that
+ * to `yaml`), an anchor whose name ends in a colon (`&a: 1`), a lone carriage return, an empty key,
+ * a document end marker (`...`), a line that starts with a tab. A match in prose is harmless: that
  * document is only read the slower way.
  */
 function readsDifferently(text: string): boolean {
   if (text.charCodeAt(0) === 0x25 /* % */ || text.includes('\n%')) return true;
+  // A document end marker: `yaml` refuses content after one without a new start, js-yaml reads it.
+  if (text.startsWith('...') || text.includes('\n...')) return true;
+  // A line that starts with a tab: `yaml` takes it for indentation (`a:\n\t` is an error), js-yaml for a blank.
+  if (text.charCodeAt(0) === 9 || text.includes('\n\t')) return true;
   // A line break that is a carriage return alone: `yaml` does not end a comment there, js-yaml does.
   for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return true;
+  if (startsWithEmptyKey(text, 0)) return true;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (startsWithEmptyKey(text, i + 1)) return true;
   for (const tag of ['!!', '!<']) {
     for (let i = text.indexOf(tag); i !== -1; i = text.indexOf(tag, i + 2)) if (startsToken(text, i)) return true;
   }
@@ -54,6 +89,42 @@ function readsDifferently(text: string): boolean {
     if (text.charCodeAt(end - 1) === 0x3a /* : */) return true;
   }
   return false;
+}
+
+/**
+ * Whether the line at `i` starts with an empty key (`: value`, after its indentation and any `- `):
+ * js-yaml reads `: a: b` as a mapping under the key "", `yaml` refuses it. Not the value of an
+ * explicit key (`? key` on a line before, at the same indentation), which both read alike.
+ */
+function startsWithEmptyKey(text: string, i: number): boolean {
+  let j = i;
+  for (;;) {
+    while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+    if (text.charCodeAt(j) !== 0x2d /* - */ || !isSpaceOrEnd(text.charCodeAt(j + 1))) break;
+    j++;
+  }
+  if (text.charCodeAt(j) !== 0x3a /* : */ || !isSpaceOrEnd(text.charCodeAt(j + 1))) return false;
+  return !explicitKeyBefore(text, i, j - i);
+}
+
+/** Whether the nearest line before the one at `i` that is indented `indent` or less is `? ...` indented `indent`. */
+function explicitKeyBefore(text: string, i: number, indent: number): boolean {
+  let end = i - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    let k = start;
+    while (k < end && text.charCodeAt(k) === 32) k++;
+    const c = text.charCodeAt(k);
+    // Blank lines, comments, and lines indented deeper (the key's own text) are passed over.
+    if (k < end && c !== 0x23 /* # */ && c !== 13 && k - start <= indent) return k - start === indent && c === 0x3f /* ? */ && isSpaceOrEnd(text.charCodeAt(k + 1));
+    end = start - 1;
+  }
+  return false;
+}
+
+/** A space, a tab, a line end, or past the end of the text. */
+function isSpaceOrEnd(c: number): boolean {
+  return c !== c || c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /**

@@ -99,14 +99,12 @@ describe('YAML read fast', () => {
   it('reads the features descriptions use the fast way, to the value of the careful way', () => {
     const documents = [
       'openapi: 3.0.0\ninfo:\n  title: T # a comment\n  version: 2023-09-12\npaths: {}\n',
-      '---\na: 1\n...\n',
       'a: |\n  line1\n  line2\nb: |-\n  x\nc: |+\n  y\n\nd: >\n  folded\n  text\ne: >2-\n    indented\n',
       "a: 'it''s'\nb: \"\\u00e9\\t\\x41\\\"\"\nd: \"multi\n  line\"\n",
       'base: &base {a: 1, b: 2}\nx: 1\n',
       'y:\n  <<: {a: 2, b: 3}\n  c: 4\nz:\n  <<: [{a: 1}, {a: 2, e: 3}]\n  d: 2\nw:\n  a: 0\n  <<: {a: 1}\n',
       '~: a\nb: 1\n',
       'null: b\n',
-      ': empty key\nk: v\n',
       '? ~\n: explicit null key\n',
       '? explicit\n: key\n? |\n  block key\n: v\n',
       '200: ok\n1.0: one\ntrue: t\n0x10: sixteen\n0o17: fifteen\n-1: minus\n',
@@ -115,6 +113,17 @@ describe('YAML read fast', () => {
       'a:\n- 1\n- 2\nb:\n  - - nested\n    - seq\n',
       'list:\n  - name: a\n    in: query\n  - {name: b, in: path}\n',
       'nums: [.inf, -.Inf, .nan, 1e3, 1_000, +12, 012, 0b101, 12345678901234567890, 0.1]\n',
+      'nums: [1e308, -1.7e308, 1e-999, .5, 5., 1.2.3, ., -., 0x1F, 0o17, +.5e-3]\n',
+      'nums: [-0x1F, +0x1F, -0o17, 0X1F, 0b11, -0, +12, -.5, 1E+5, 01.5, 6.02e23, -0.0, 1__0]\n',
+      ...['12.5e3', '.5e-3', '5.e2', '1e+3', '1E3', '-1e3', '1e308', '-1.7e308', '1e-400', '1e-400x'].map((n) => `a: ${n}\n`),
+      // A colon or a dash that starts a key, not an empty key or a sequence entry.
+      'a: 1\n:x: 2\n',
+      'm: 1\n-: x\n',
+      // Explicit keys, their values after a comment, a blank line, the key's own lines, in a nested mapping.
+      '? a\n# c\n: 1\n? b\n\n: 2\n',
+      'm:\n  ? a\n  : 1\n  b: 2\n',
+      '? a\r\n\r\n: 1\r\n',
+      'm:\n  ? |\n    long\n     key\n  : v\n',
       'bools: [True, FALSE, yes, No, on, Off, ~, Null]\n',
       // An ampersand in prose, and an anchor, but no anchor ending in a colon.
       'company: AT&T\nR&D: 1\nterms: Terms &Conditions apply\nq: "Q&A: x"\nentity: a &amp; b\n',
@@ -161,6 +170,47 @@ describe('YAML read fast', () => {
       'a: "unterminated\n',
       'a: b: c\n',
       'c: plain text: with colon\n',
+      // A line that starts with a tab after a key without a value.
+      'a:\n\t',
+      'a: 1\n\tb: 2\n',
+      '\ta: 1\n',
+      '\t\na: 1\n',
+      'a: 1\n \t: b\n',
+      // A document end marker, then content without a new start.
+      '...\na: 1\n',
+      '---\na: 1\n...\n',
+      // Numbers too large for a double: Infinity to `yaml`, a string to js-yaml.
+      'a: 1e400\n',
+      'a: [1, -1e999]\n',
+      `a: ${'9'.repeat(400)}\n`,
+      `a: 0x${'f'.repeat(300)}\n`,
+      `a: 0o${'7'.repeat(400)}\n`,
+      // An empty key: js-yaml reads `: a: b` as a mapping, `yaml` refuses it.
+      ': empty key\nk: v\n',
+      'a:\n  b: 1\n  :  url: x\n',
+      '- : a: b\n',
+      '-  - : a\n',
+      'a: 1\n\t: b\n',
+      'a: 1\n:\n',
+      'a: 1\n:',
+      'a: 1\n:\tb\n',
+      'a: 1\r\n: b\r\n',
+      'a: 1\r\n:\r\nb: 2\r\n',
+      'a: 1\n: b: c\n',
+      'a: 1\n-\t: b\n',
+      // An explicit key's value at another indentation than the key, or after a line that is not one.
+      '? a\n  : 1\n',
+      'm:\n  ? a\n: 1\n',
+      'a: b\n: 1\n',
+      '?x\n: 1\n',
+      '?x\n: b: c\n',
+      'a:\n  ? a\n: b: c\n',
+      // An explicit key in a sequence entry: read alike, but the check sees only a line's indentation.
+      '- ? a\n  : 1\n',
+      // Numbers too large for a double, with their signs and forms.
+      `a: -${'9'.repeat(400)}\n`,
+      `a: +${'9'.repeat(400)}\n`,
+      ...['1.5e400', '12.5e400', '.5e400', '5.e400', '1e+400', '1E400', '-1e400'].map((n) => `a: ${n}\n`),
       'a: - 1\n',
       // An anchor whose name ends in a colon, after each character that may come before an anchor.
       'k: &x: 1\n',
@@ -226,7 +276,40 @@ describe('YAML read fast', () => {
     // Read the fast way, all of them (none holds an alias, a tag or a directive).
     for (const f of chosen) assertSame(decodeBom(readFileSync(f, 'utf8')), true);
   });
+
+  it('reads real YAML with random edits the fast way only to the careful way\'s value', { skip: corpusAvailable() ? false : 'the shared corpus (../shared/specs) is absent' }, () => {
+    const texts = ['openapi-3.0/twilio/twilio_api_v2010.yaml', 'openapi-3.0/asana/asana_oas.yaml', 'openapi-3.0/spotify/official-spotify-open-api.yml', 'openapi-3.0/swagger-petstore/openapi.yaml', 'openapi-3.0/freee/iv/open-api-3/api-schema.yml']
+      .map((f) => decodeBom(readFileSync(join(CORPUS, f), 'utf8')));
+    const edit = fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.constantFrom(...YAML_PIECES));
+    let fast = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: texts.length - 1 }), fc.nat(), fc.array(edit, { minLength: 1, maxLength: 3 }), (which, from, edits) => {
+        const whole = texts[which]!;
+        // A window of whole lines, about 2,000 characters, from a line of the top level on.
+        const top = /\n(?=[^\s#])/g;
+        top.lastIndex = from % whole.length;
+        const start = (top.exec(whole)?.index ?? -1) + 1;
+        let t = whole.slice(start, start + 2000);
+        t = t.slice(0, t.lastIndexOf('\n') + 1);
+        for (const [at, op, piece] of edits) {
+          const i = at % (t.length + 1);
+          t = op === 'insert' ? t.slice(0, i) + piece + t.slice(i) : op === 'delete' ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + piece + t.slice(i + 1);
+        }
+        const quick = fastYaml(t);
+        if (quick === undefined) return;
+        fast++;
+        const expected = careful(t);
+        assert.ok(expected !== 'error' && expected.warnings === 0, `read fast, though the careful way says ${JSON.stringify(expected)}: ${JSON.stringify(t)}`);
+        assert.ok(sameValue(quick.value, expected.value), `fast value of ${JSON.stringify(t)}`);
+      }),
+      { numRuns: 600 },
+    );
+    assert.ok(fast > 100, `${fast} edited texts read fast`);
+  });
 });
+
+/** Characters and pieces that mean something to a YAML reader, for edits of real text. */
+const YAML_PIECES = [' ', '\n', '\t', ':', '-', '?', '#', '"', "'", '|', '>', '[', ']', '{', '}', ',', '&a ', '*a', '!', '!!', '%', '@', '`', '\\', '\r', '\r\n', 'null', '~', '<<: ', 'é', '  ', '0x1', '.inf', 'true', '1e', '---', '...', '\ufeff', '\u0085', '\u2028'];
 
 function decodeBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
