@@ -5,13 +5,13 @@
 // goes the careful way and keeps its behaviour: aliases and their bound, duplicate keys,
 // directives, standard tags, several documents, unknown tags.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument, stringify } from 'yaml';
 import { fastYaml } from '../../src/import/fast-yaml.ts';
-import { parseText } from '../../src/import/read.ts';
+import { decodeUtf8, parseText } from '../../src/import/read.ts';
 import { CORPUS, corpusAvailable } from '../search/apis.ts';
 
 /** The careful way, as the reader's contract states it: `yaml`'s document, merge keys on, the last of duplicate keys kept. */
@@ -260,26 +260,18 @@ describe('YAML read fast', () => {
   });
 
   it('gives the careful reading of every YAML file of the shared corpus', { skip: corpusAvailable() ? false : 'the shared corpus (../shared/specs) is absent' }, () => {
-    const files: string[] = [];
-    const walk = (d: string): void => {
-      for (const f of readdirSync(d)) {
-        const p = join(d, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (/\.ya?ml$/.test(f)) files.push(p);
-      }
-    };
-    walk(CORPUS);
+    const files = readdirSync(CORPUS, { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(CORPUS, f));
     // DigitalOcean's 2,850 small files: every tenth (they are alike); every other file whole.
     let seen = 0;
     const chosen = files.filter((f) => !f.includes('/digitalocean/') || seen++ % 10 === 0);
     assert.ok(chosen.length > 100, `${chosen.length} files`);
     // Read the fast way, all of them (none holds an alias, a tag or a directive).
-    for (const f of chosen) assertSame(decodeBom(readFileSync(f, 'utf8')), true);
+    for (const f of chosen) assertSame(decodeUtf8(readFileSync(f)), true);
   });
 
   it('reads real YAML with random edits the fast way only to the careful way\'s value', { skip: corpusAvailable() ? false : 'the shared corpus (../shared/specs) is absent' }, () => {
     const texts = ['openapi-3.0/twilio/twilio_api_v2010.yaml', 'openapi-3.0/asana/asana_oas.yaml', 'openapi-3.0/spotify/official-spotify-open-api.yml', 'openapi-3.0/swagger-petstore/openapi.yaml', 'openapi-3.0/freee/iv/open-api-3/api-schema.yml']
-      .map((f) => decodeBom(readFileSync(join(CORPUS, f), 'utf8')));
+      .map((f) => decodeUtf8(readFileSync(join(CORPUS, f))));
     const edit = fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.constantFrom(...YAML_PIECES));
     let fast = 0;
     fc.assert(
@@ -310,7 +302,3 @@ describe('YAML read fast', () => {
 
 /** Characters and pieces that mean something to a YAML reader, for edits of real text. */
 const YAML_PIECES = [' ', '\n', '\t', ':', '-', '?', '#', '"', "'", '|', '>', '[', ']', '{', '}', ',', '&a ', '*a', '!', '!!', '%', '@', '`', '\\', '\r', '\r\n', 'null', '~', '<<: ', 'é', '  ', '0x1', '.inf', 'true', '1e', '---', '...', '\ufeff', '\u0085', '\u2028'];
-
-function decodeBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
