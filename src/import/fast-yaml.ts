@@ -69,15 +69,10 @@ const FAST_SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap, numberTag(int
  * document is only read the slower way.
  */
 function readsDifferently(text: string): boolean {
-  if (text.charCodeAt(0) === 0x25 /* % */ || text.includes('\n%')) return true;
-  // A document end marker: `yaml` refuses content after one without a new start, js-yaml reads it.
-  if (text.startsWith('...') || text.includes('\n...')) return true;
-  // A line that starts with a tab: `yaml` takes it for indentation (`a:\n\t` is an error), js-yaml for a blank.
-  if (text.charCodeAt(0) === 9 || text.includes('\n\t')) return true;
+  if (lineReadsDifferently(text, 0)) return true;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (lineReadsDifferently(text, i + 1)) return true;
   // A line break that is a carriage return alone: `yaml` does not end a comment there, js-yaml does.
   for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return true;
-  if (startsWithEmptyKey(text, 0)) return true;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (startsWithEmptyKey(text, i + 1)) return true;
   for (const tag of ['!!', '!<']) {
     for (let i = text.indexOf(tag); i !== -1; i = text.indexOf(tag, i + 2)) if (startsToken(text, i)) return true;
   }
@@ -89,6 +84,16 @@ function readsDifferently(text: string): boolean {
     if (text.charCodeAt(end - 1) === 0x3a /* : */) return true;
   }
   return false;
+}
+
+/**
+ * Whether the line at `i` starts with what the readers take differently: a directive (`%`); a
+ * document end marker (`...`: `yaml` refuses content after one without a new start, js-yaml reads
+ * it); a tab (`yaml` takes it for indentation, `a:\n\t` is an error, js-yaml for a blank); an empty key.
+ */
+function lineReadsDifferently(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 0x25 /* % */ || c === 9 || text.startsWith('...', i) || startsWithEmptyKey(text, i);
 }
 
 /**
