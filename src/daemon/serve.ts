@@ -221,6 +221,9 @@ async function serveWith(
         });
   traceStep('services started');
   let outcomes: readonly ImportOutcome[] = [];
+  /** What runs after the catalogue is served (seeding, the digests' memo); settled before close() ends. */
+  let afterStart: Promise<void> = Promise.resolve();
+  let closing: Promise<void> | undefined;
   // The specs load at once, while the MCP SDK loads and the client's first exchange goes on: the
   // first tool call waits for the catalogue, and a cold import runs in the worker thread anyway.
   const started = performance.now();
@@ -248,6 +251,9 @@ async function serveWith(
       loaded = true;
       traceStep('catalogue served');
       reportOutcomes(result, log, performance.now() - started);
+      // Closed while loading: prune nothing and warm nothing for a daemon that is going away.
+      // Stryker disable next-line ConditionalExpression: pruning and warming only; what writes files, close() waits for
+      if (closing !== undefined) return;
       // Pruning old snapshots waits until the tool calls that waited for the catalogue are answered
       // (they run in this turn's microtasks): it is not theirs to wait for. So does building the
       // tables the next search would otherwise build (10-20 ms each at hub scale).
@@ -259,10 +265,13 @@ async function serveWith(
       // seeding warms, which this thread would otherwise compute from the documents.
       // Stryker disable next-line ArrowFunction: order only: seeding after the late parts finds their change fingerprints ready
       const settled = (l: SpecLoader): Promise<void> => l.settled();
-      void loading
+      // close() waits for this work: a memo written after it would land in a folder its owner may
+      // already be removing. Closing skips the seeding (it warms caches for updates that will not come).
+      afterStart = loading
         .then(settled)
-        .then(() => services?.seed(config, result))
-        .then(() => digests.persist());
+        .then(() => (closing === undefined ? services?.seed(config, result) : undefined))
+        .then(() => digests.persist())
+        .catch(() => {});
     },
     (error: unknown) => {
       log(`import failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -277,7 +286,6 @@ async function serveWith(
   let url: string | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       // Shutdown order: stop watching, close MCP sessions, close IPC (removes the socket).
@@ -286,6 +294,10 @@ async function serveWith(
       await handle?.close();
       await services?.close();
       await stopLoading();
+      // A start closed while loading: its specs come (the loader answers "shutting down") before
+      // what follows them is known.
+      await ready.catch(() => {});
+      await afterStart;
       resolveClosed();
     })());
   const hooks = services

@@ -171,4 +171,38 @@ describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
       }
     }
   });
+
+  it('close() returns only once the work after the start is done: nothing is written in its folders after it', { timeout: HANG_MS }, async () => {
+    const p = project();
+    const stdin = new PassThrough();
+    const daemon: Daemon = await startServe({ config: await loadConfig(p.configFile), env: p.env, stdin, stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
+    await daemon.ready;
+    // At once after the catalogue is served: the snapshot, seeding and the digests' memo are still to come.
+    await daemon.close();
+    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
+    const at = files();
+    assert.ok(at.some((f) => f.endsWith('.snap')), `the snapshot is written before close() returns: ${at.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(files(), at);
+    // A folder its owner removes at once (a test, a temp project) is removed whole.
+    rmSync(p.dir, { recursive: true });
+    assert.equal(existsSync(p.dir), false);
+  });
+
+  it('close() while the specs load: nothing is written in its folders after the catalogue comes', { timeout: HANG_MS }, async () => {
+    const p = project();
+    const start = async (): Promise<Daemon> => startServe({ config: await loadConfig(p.configFile), env: p.env, stdin: new PassThrough(), stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
+    const first = await start();
+    await first.ready;
+    await first.close();
+    // Without the memo, the next start hashes the files to check the snapshot: a memo to write.
+    rmSync(join(p.snapshots, 'digests.json'), { force: true });
+    const daemon = await start();
+    await daemon.close();
+    await daemon.ready;
+    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
+    const at = files();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(files(), at);
+  });
 });
