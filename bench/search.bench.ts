@@ -15,6 +15,8 @@ import type { ImportedSpec } from '../src/model/index.ts';
 import { corpusAvailable, evaluate, importQuerySpecs, loadQueries, resolveIds } from '../test/search/harness.ts';
 import { EVAL_SETS } from '../test/search/apis.ts';
 import { figures } from '../test/search/measure.ts';
+import { loadVocabulary } from '../src/vocabulary/index.ts';
+import { fullGc } from './proc.ts';
 import { type Row, evaluateSearch } from './search-eval.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,6 +61,43 @@ function githubFile(): string | undefined {
     if (existsSync(file)) return file;
   }
   return undefined;
+}
+
+/**
+ * The opt-in English vocabulary (`search.vocabulary: wordnet` in svc.yaml) against none, over the
+ * 57 APIs: what it costs to load (time, memory) and what each set gains or loses with it.
+ */
+async function vocabularyLines(without: readonly Row[]): Promise<string[]> {
+  await fullGc();
+  const before = process.memoryUsage();
+  const started = performance.now();
+  const vocabulary = await loadVocabulary('wordnet');
+  const loadMs = performance.now() - started;
+  await fullGc();
+  const after = process.memoryUsage();
+  if (!vocabulary) return ['`search.vocabulary: wordnet`: not measured (its word lists are not installed).'];
+  const heapMb = (after.heapUsed - before.heapUsed) / 2 ** 20;
+  const outsideMb = (after.external + after.arrayBuffers - before.external - before.arrayBuffers) / 2 ** 20;
+  const { report } = await evaluateSearch({ baseline: false, known: false, sets: EVAL_SETS, vocabulary });
+  const base = new Map(without.map((r) => [r.label, r.ours]));
+  const signed = (n: number) => `${n >= 0 ? '+' : '-'}${Math.abs(n).toFixed(3)}`;
+  const order = ['test2', 'test', 'wide', 'dev', 'fresh'];
+  const rows = report.sets
+    .filter((r) => / (whole|within)$/.test(r.label) && base.has(r.label))
+    .sort((a, b) => order.indexOf(a.label.split(' ')[0]!) - order.indexOf(b.label.split(' ')[0]!))
+    .map((r) => {
+      const b = base.get(r.label)!;
+      const o = r.ours;
+      return `| ${r.label} | ${o.hit1.toFixed(3)} (${signed(o.hit1 - b.hit1)}) | ${o.hit5.toFixed(3)} (${signed(o.hit5 - b.hit5)}) | ${o.mrr.toFixed(3)} (${signed(o.mrr - b.mrr)}) | ${ms(o.p50)} (${ms(b.p50)}) | ${ms(o.p99)} (${ms(b.p99)}) |`;
+    });
+  return [
+    `With the opt-in English vocabulary (\`search.vocabulary: wordnet\` in svc.yaml; WordNet's related words searched, at a low weight, for query words rare in the catalogue), the same 57 APIs, against none (the table above). ` +
+      `Loading it: ${ms(loadMs)} ms in this process, ${heapMb.toFixed(1)} MB of heap and ${outsideMb.toFixed(1)} MB outside it (\`npm run bench:search -- --wide --vocabulary wordnet\`).`,
+    '',
+    '| Set, scope | hit@1 (change) | hit@5 (change) | MRR (change) | p50 ms (none) | p99 ms (none) |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
 }
 
 export async function run(): Promise<string> {
@@ -123,6 +162,8 @@ export async function run(): Promise<string> {
         .join('; ')}.`,
     );
   }
+
+  if (wide.apis.test2.length > 0) lines.push('', ...(await vocabularyLines(wide.sets)));
 
   // Each rule family off in turn: what it is worth on the test APIs (it stays only if they lose without it).
   const { ablationLines } = await import('./search-ablate.ts');
