@@ -31,6 +31,11 @@ const SETTLE_MS = 5_000;
 /** Lets timers, sockets and tool calls in between two steps of decoding and preparing a spec. */
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The outcome of a load asked of a closed loader. */
+function shuttingDown(file: string, options: ImportOptions): ImportOutcome {
+  return { ok: false, name: options.name, collection: options.collection, file, errors: [{ severity: 'error', code: 'shutting-down', message: 'svc is shutting down', file }], warnings: [], files: [file] };
+}
+
 export class SpecLoader {
   readonly #options: LoaderOptions;
   readonly #pool: ImportPool;
@@ -48,6 +53,8 @@ export class SpecLoader {
    * the files (they changed) and refreshes the snapshot. Never throws for bad specs.
    */
   async load(file: string, options: ImportOptions, snapshot: boolean): Promise<ImportOutcome> {
+    // Closed: a start's remaining specs are not decoded or imported (close waits for the start's end).
+    if (this.#closed) return shuttingDown(file, options);
     const dir = this.#options.dir;
     const key = snapshotKey({ svcVersion: this.#options.svcVersion, importKey: JSON.stringify([file, options]) });
     let why = 'snapshots off';
@@ -109,10 +116,8 @@ export class SpecLoader {
 
   async #fromReply(reply: JobReply, file: string, options: ImportOptions, why: string, starting: boolean): Promise<ImportOutcome> {
     if (reply.kind === 'failed') return reply.outcome;
-    if (reply.kind === 'inline' && this.#closed) {
-      // Shutting down: no point importing on this thread now.
-      return { ok: false, name: options.name, collection: options.collection, file, errors: [{ severity: 'error', code: 'shutting-down', message: 'svc is shutting down', file }], warnings: [], files: [file] };
-    }
+    // Shutting down: no point importing on this thread now.
+    if (reply.kind === 'inline' && this.#closed) return shuttingDown(file, options);
     if (reply.kind === 'inline') {
       // The worker could not do it (it stopped, or the documents cannot be encoded): import here.
       const { importSpec } = await import('../import/index.ts');
