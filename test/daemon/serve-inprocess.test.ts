@@ -205,4 +205,27 @@ describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(files(), at);
   });
+
+  it('close() waits for the digests\' memo of a start that had none, even while it is still seeding many specs', { timeout: HANG_MS }, async () => {
+    const p = project();
+    const names = Array.from({ length: 150 }, (_, i) => `s${i}`);
+    for (const n of names) writeFileSync(join(p.dir, `${n}.yaml`), openapi(n, [{ method: 'GET', path: `/${n}`, summary: `List ${n}` }]));
+    writeFileSync(p.configFile, `specs:\n${names.map((n) => `  - ${n}.yaml\n`).join('')}`);
+    const start = async (): Promise<Daemon> => startServe({ config: await loadConfig(p.configFile), env: p.env, stdin: new PassThrough(), stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
+    const first = await start();
+    await first.ready;
+    await first.close();
+    rmSync(join(p.snapshots, 'digests.json'), { force: true });
+    // A warm start without the memo hashes every file to check its snapshot: a memo to write. Its
+    // seeding (a spec per turn of the event loop) is under way when close() comes.
+    const daemon = await start();
+    await daemon.ready;
+    await new Promise((resolve) => setImmediate(resolve));
+    await daemon.close();
+    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
+    const at = files();
+    assert.ok(at.includes(join('snapshots', 'digests.json')), 'the memo is written before close() returns');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(files(), at);
+  });
 });
