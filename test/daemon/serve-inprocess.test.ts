@@ -36,6 +36,33 @@ function project(serve = ''): { dir: string; configFile: string; env: NodeJS.Pro
 
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
 
+type Project = ReturnType<typeof project>;
+
+/** A daemon of `p` on streams nobody reads, logging nothing. */
+async function quietStart(p: Project): Promise<Daemon> {
+  return startServe({ config: await loadConfig(p.configFile), env: p.env, stdin: new PassThrough(), stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
+}
+
+/**
+ * A first start of `p` (its snapshots written), then the digests' memo removed: the next start
+ * hashes every file to check its snapshot, so it has a memo to write.
+ */
+async function startedOnceWithoutMemo(p: Project): Promise<void> {
+  const first = await quietStart(p);
+  await first.ready;
+  await first.close();
+  rmSync(join(p.snapshots, 'digests.json'), { force: true });
+}
+
+/** Every file and folder under `dir`, sorted. */
+const filesIn = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
+
+/** Half a second later, `dir` still holds just `at`: nothing was written after close(). */
+async function stillAfterClose(dir: string, at: readonly string[]): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.deepEqual(filesIn(dir), at);
+}
+
 describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
   it('stdio: serves MCP, loads the specs, answers status and update on the socket, and closes when stdin ends', { timeout: HANG_MS }, async () => {
     const p = project();
@@ -174,16 +201,13 @@ describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
 
   it('close() returns only once the work after the start is done: nothing is written in its folders after it', { timeout: HANG_MS }, async () => {
     const p = project();
-    const stdin = new PassThrough();
-    const daemon: Daemon = await startServe({ config: await loadConfig(p.configFile), env: p.env, stdin, stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
+    const daemon = await quietStart(p);
     await daemon.ready;
     // At once after the catalogue is served: the snapshot, seeding and the digests' memo are still to come.
     await daemon.close();
-    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
-    const at = files();
+    const at = filesIn(p.dir);
     assert.ok(at.some((f) => f.endsWith('.snap')), `the snapshot is written before close() returns: ${at.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(files(), at);
+    await stillAfterClose(p.dir, at);
     // A folder its owner removes at once (a test, a temp project) is removed whole.
     rmSync(p.dir, { recursive: true });
     assert.equal(existsSync(p.dir), false);
@@ -191,19 +215,11 @@ describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
 
   it('close() while the specs load: nothing is written in its folders after the catalogue comes', { timeout: HANG_MS }, async () => {
     const p = project();
-    const start = async (): Promise<Daemon> => startServe({ config: await loadConfig(p.configFile), env: p.env, stdin: new PassThrough(), stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
-    const first = await start();
-    await first.ready;
-    await first.close();
-    // Without the memo, the next start hashes the files to check the snapshot: a memo to write.
-    rmSync(join(p.snapshots, 'digests.json'), { force: true });
-    const daemon = await start();
+    await startedOnceWithoutMemo(p);
+    const daemon = await quietStart(p);
     await daemon.close();
     await daemon.ready;
-    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
-    const at = files();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(files(), at);
+    await stillAfterClose(p.dir, filesIn(p.dir));
   });
 
   it('close() waits for the digests\' memo of a start that had none, even while it is still seeding many specs', { timeout: HANG_MS }, async () => {
@@ -211,21 +227,14 @@ describe('svc serve in process', { skip, timeout: HANG_MS }, () => {
     const names = Array.from({ length: 150 }, (_, i) => `s${i}`);
     for (const n of names) writeFileSync(join(p.dir, `${n}.yaml`), openapi(n, [{ method: 'GET', path: `/${n}`, summary: `List ${n}` }]));
     writeFileSync(p.configFile, `specs:\n${names.map((n) => `  - ${n}.yaml\n`).join('')}`);
-    const start = async (): Promise<Daemon> => startServe({ config: await loadConfig(p.configFile), env: p.env, stdin: new PassThrough(), stdout: new PassThrough(), snapshots: p.snapshots, log: () => {} });
-    const first = await start();
-    await first.ready;
-    await first.close();
-    rmSync(join(p.snapshots, 'digests.json'), { force: true });
-    // A warm start without the memo hashes every file to check its snapshot: a memo to write. Its
-    // seeding (a spec per turn of the event loop) is under way when close() comes.
-    const daemon = await start();
+    await startedOnceWithoutMemo(p);
+    // Its seeding (a spec per turn of the event loop) is under way when close() comes.
+    const daemon = await quietStart(p);
     await daemon.ready;
     await new Promise((resolve) => setImmediate(resolve));
     await daemon.close();
-    const files = (): string[] => (readdirSync(p.dir, { recursive: true }) as string[]).sort();
-    const at = files();
+    const at = filesIn(p.dir);
     assert.ok(at.includes(join('snapshots', 'digests.json')), 'the memo is written before close() returns');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(files(), at);
+    await stillAfterClose(p.dir, at);
   });
 });
