@@ -63,6 +63,11 @@ function githubFile(): string | undefined {
   return undefined;
 }
 
+/** The order the 57-API tables list the sets in: test2 first (never read nor chosen on), then test, then the development sets. */
+const SET_ORDER = ['test2', 'test', 'wide', 'dev', 'fresh'] as const;
+/** A row's place in `SET_ORDER`, by its label's set ("test2 whole"). */
+const setRank = (r: Row): number => (SET_ORDER as readonly string[]).indexOf(r.label.split(' ')[0]!);
+
 /**
  * The opt-in English vocabulary (`search.vocabulary: wordnet` in svc.yaml) against none, over the
  * 57 APIs: what it costs to load (time, memory) and what each set gains or loses with it.
@@ -81,10 +86,9 @@ async function vocabularyLines(without: readonly Row[]): Promise<string[]> {
   const { report } = await evaluateSearch({ baseline: false, known: false, sets: EVAL_SETS, vocabulary });
   const base = new Map(without.map((r) => [r.label, r.ours]));
   const signed = (n: number) => `${n >= 0 ? '+' : '-'}${Math.abs(n).toFixed(3)}`;
-  const order = ['test2', 'test', 'wide', 'dev', 'fresh'];
   const rows = report.sets
     .filter((r) => / (whole|within)$/.test(r.label) && base.has(r.label))
-    .sort((a, b) => order.indexOf(a.label.split(' ')[0]!) - order.indexOf(b.label.split(' ')[0]!))
+    .sort((a, b) => setRank(a) - setRank(b))
     .map((r) => {
       const b = base.get(r.label)!;
       const o = r.ours;
@@ -139,8 +143,6 @@ export async function run(): Promise<string> {
   const wideEval = await evaluateSearch({ baseline: false, sets: EVAL_SETS });
   const wide = wideEval.report;
   if (wide.apis.test2.length > 0) {
-    const order = ['test2', 'test', 'wide', 'dev', 'fresh'];
-    const rank = (r: Row) => order.indexOf(r.label.split(' ')[0]!);
     lines.push(
       '',
       `With the wide development set (${wide.apis.wide.join(', ')}) and the second test set, test2 (${wide.apis.test2.join(', ')}) loaded too: ` +
@@ -148,12 +150,12 @@ export async function run(): Promise<string> {
       '',
       '| Set, scope | Queries | hit@1 | hit@5 | MRR | p50 ms | p99 ms | empty |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...[...wide.sets].sort((a, b) => rank(a) - rank(b)).map((r) => row(r).replace(/\| \| \| \| \| \|$/, '')),
+      ...[...wide.sets].sort((a, b) => setRank(a) - setRank(b)).map((r) => row(r).replace(/\| \| \| \| \| \|$/, '')),
       ...wide.known.map((r) => row(r, `known item: ${r.label.replace('known ', '')} (every loaded API)`).replace(/\| \| \| \| \| \|$/, '')),
       '',
       `Known items by the set of the item's API (hit@1 / hit@5): ${wide.known
         .map((r) => {
-          const bySet = (['test2', 'test', 'wide', 'dev', 'fresh'] as const).map((set) => {
+          const bySet = SET_ORDER.map((set) => {
             const f = figures((wide.results.get(r.label) ?? []).filter((x) => x.query.set === set));
             return `${set} ${f.hit1.toFixed(3)} / ${f.hit5.toFixed(3)} (${f.queries})`;
           });
