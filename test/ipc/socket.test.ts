@@ -1,5 +1,5 @@
 // The IPC server and client over a real Unix socket in a temporary folder.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, statSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,15 @@ import { killedSocketHolder } from './stale-socket.ts';
 
 const skipWindows = process.platform === 'win32' ? 'Unix sockets only' : false;
 
+/** Every runtime folder made here, removed once the file's tests end (whatever they left in it). */
+const runtimes: string[] = [];
+after(() => {
+  for (const dir of runtimes) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempRuntime(): { env: NodeJS.ProcessEnv; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-ipc-'));
+  runtimes.push(dir);
   return { env: { XDG_RUNTIME_DIR: dir }, dir };
 }
 
