@@ -41,9 +41,10 @@ export async function run(ctx: CommandContext): Promise<number> {
   // A log line that cannot be written (stderr on a full disk, a closed pipe) is dropped: without a
   // listener the stream's 'error' event would be thrown and take the daemon down with it.
   ctx.stderr.on('error', () => {});
-  // `svc update` re-reads the config the same way it was first read (svc.yaml, or the FILE arguments).
-  const read = async (): Promise<Config> =>
-    applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await loadConfig(ctx.configFile), ctx.options);
+  // `svc update` re-reads the config the same way it was first read (svc.yaml, or the FILE
+  // arguments), svc.yaml with the daemon's reader (a large file off the main thread).
+  const read = async (load: (file: string) => Promise<Config> = loadConfig): Promise<Config> =>
+    applyServeFlags(ctx.args.length > 0 ? await configFromFiles(ctx.args) : await load(ctx.configFile), ctx.options);
   const config = await read();
   traceStep('config read');
   // Over HTTP, a port in use is said now, before the daemon's modules load and the specs import.

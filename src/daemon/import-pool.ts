@@ -13,10 +13,15 @@
 //               or  inline: { reason }   the worker could not encode this spec: the caller
 //                           imports it on the main thread instead
 // The caller gets `built` with a promise of its `late` part, so it can serve the spec first.
+//   main -> worker  ConfigJob  { id, kind: 'config', file }  read and check svc.yaml (a large one:
+//                           its parse would hold the main thread for over 100 ms)
+//   worker -> main  config: { config }  or  config-failed: { problems?, message }  (loadConfig's
+//                           own error: a ConfigError's problems, else its message)
 import module from 'node:module';
 import type { Worker } from 'node:worker_threads';
+import type { Config } from '../config/index.ts';
 import type { ImportOptions } from '../import/index.ts';
-import type { ImportOutcome } from '../model/index.ts';
+import type { ConfigProblem, ImportOutcome } from '../model/index.ts';
 import type { DetailPart, Written } from '../snapshot/index.ts';
 import { traceStep } from './start-trace.ts';
 
@@ -27,6 +32,16 @@ export interface ImportJob {
   /** Write the snapshot here (the worker writes it, so the main thread never holds the detail). */
   readonly snapshot?: { readonly dir: string; readonly key: string };
 }
+
+/** Reads and checks svc.yaml in the worker (see `ImportPool.readConfig`). */
+export interface ConfigJob {
+  readonly id: number;
+  readonly kind: 'config';
+  readonly file: string;
+}
+
+/** A job for the worker: an import (which has no `kind`) or a config to read. */
+export type WorkerJob = ImportJob | ConfigJob;
 
 /** What the worker makes after the core: everything a snapshot file holds besides it. */
 export interface LateReply {
@@ -40,17 +55,29 @@ export interface LateReply {
   readonly writeError?: string;
 }
 
+/** The answer of a job the worker could not take: the caller does the work on its own thread. */
+type Inline = { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+
 /** The worker's messages. */
 export type WorkerMessage =
   | { readonly id: number; readonly kind: 'built'; readonly core: ArrayBuffer }
   | { readonly id: number; readonly kind: 'late'; readonly late: LateReply }
   | { readonly id: number; readonly kind: 'failed'; readonly outcome: ImportOutcome }
-  | { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+  | Inline
+  | ConfigAnswer;
+
+/** The worker's answer to a config job: the config, or loadConfig's error (a ConfigError's file and problems, else its message). */
+export type ConfigAnswer =
+  | { readonly id: number; readonly kind: 'config'; readonly config: Config }
+  | { readonly id: number; readonly kind: 'config-failed'; readonly message: string; readonly file?: string; readonly problems?: readonly ConfigProblem[] };
+
+/** A config job's outcome: the worker's answer, or `inline` when the worker could not be had (read the file on this thread then). */
+export type ConfigReply = ConfigAnswer | Inline;
 
 export type JobReply =
   | { readonly id: number; readonly kind: 'built'; readonly core: ArrayBuffer; readonly late: Promise<LateReply> }
   | { readonly id: number; readonly kind: 'failed'; readonly outcome: ImportOutcome }
-  | { readonly id: number; readonly kind: 'inline'; readonly reason: string };
+  | Inline;
 
 interface Pending {
   readonly job: ImportJob;
@@ -150,6 +177,8 @@ export class ImportPool {
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
+  /** Config jobs sent and not yet answered. */
+  readonly #configs = new Map<number, { readonly resolve: (r: ConfigReply) => void; readonly worker: Worker }>();
   #chain: Promise<unknown> = Promise.resolve();
   #idle: NodeJS.Timeout | undefined;
   #closed = false;
@@ -179,6 +208,56 @@ export class ImportPool {
     const done = result.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined));
     this.#chain = done.catch(() => {});
     return result;
+  }
+
+  /**
+   * Reads and checks svc.yaml (loadConfig) in the worker, after the jobs before it: the parse of a
+   * large one (thousands of specs) holds a thread for 100-250 ms, too long for the one that answers
+   * MCP and status. Never rejects: loadConfig's error comes back as `config-failed`, and a worker
+   * that cannot be had as `inline` (the caller reads the file itself).
+   */
+  readConfig(file: string): Promise<ConfigReply> {
+    const id = this.#nextId++;
+    this.#open++;
+    const result = this.#chain.then(() => this.#sendConfig({ id, kind: 'config', file })).finally(() => this.#open--);
+    this.#chain = result;
+    return result;
+  }
+
+  #sendConfig(job: ConfigJob): Promise<ConfigReply> {
+    const reply = this.#post<ConfigReply>(job, (resolve, worker) => this.#configs.set(job.id, { resolve, worker }));
+    void reply.finally(() => this.#idleAfterJob());
+    return reply;
+  }
+
+  /**
+   * Sends `job` to the worker (started if need be) once `register` has noted who takes its answer;
+   * a closed pool, or a worker that cannot start, answers `inline` at once.
+   */
+  #post<R>(job: WorkerJob, register: (resolve: (r: R | Inline) => void, worker: Worker) => void): Promise<R | Inline> {
+    if (this.#closed) return Promise.resolve({ id: job.id, kind: 'inline', reason: 'the import worker is closed' });
+    if (this.#idle) clearTimeout(this.#idle);
+    return new Promise<R | Inline>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = this.#start();
+      } catch (error) {
+        resolve({ id: job.id, kind: 'inline', reason: `cannot start the import worker: ${(error as Error).message}` });
+        return;
+      }
+      register(resolve, worker);
+      worker.ref();
+      worker.postMessage(job);
+    });
+  }
+
+  /** Once no job waits for the worker, it no longer keeps the process alive and stops after the idle time. */
+  #idleAfterJob(): void {
+    if (this.#pending.size > 0 || this.#configs.size > 0 || !this.#worker) return;
+    this.#worker.unref();
+    if (this.#idle) clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
+    this.#idle.unref();
   }
 
   /** Resolves once every job asked for so far is done, late parts included. */
@@ -218,29 +297,9 @@ export class ImportPool {
   }
 
   #send(job: ImportJob): Promise<JobReply> {
-    if (this.#closed) return Promise.resolve({ id: job.id, kind: 'inline', reason: 'the import worker is closed' });
-    if (this.#idle) clearTimeout(this.#idle);
-    const first = new Promise<JobReply>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = this.#start();
-      } catch (error) {
-        resolve({ id: job.id, kind: 'inline', reason: `cannot start the import worker: ${(error as Error).message}` });
-        return;
-      }
-      this.#pending.set(job.id, { resolve, job, worker });
-      worker.ref();
-      worker.postMessage(job);
-    });
+    const first = this.#post<JobReply>(job, (resolve, worker) => this.#pending.set(job.id, { resolve, job, worker }));
     const done = first.then((r) => (r.kind === 'built' ? r.late.then(() => {}) : undefined));
-    void done.finally(() => {
-      if (this.#pending.size === 0 && this.#worker) {
-        this.#worker.unref();
-        if (this.#idle) clearTimeout(this.#idle);
-        this.#idle = setTimeout(() => void this.#stop(), this.#idleMs);
-        this.#idle.unref();
-      }
-    });
+    void done.finally(() => this.#idleAfterJob());
     return first;
   }
 
@@ -250,6 +309,12 @@ export class ImportPool {
     traceStep(early ? 'worker taken (started ahead)' : 'worker starting');
     const worker = early ?? newWorker();
     worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'config' || message.kind === 'config-failed') {
+        const c = this.#configs.get(message.id);
+        this.#configs.delete(message.id);
+        c?.resolve(message);
+        return;
+      }
       const p = this.#pending.get(message.id);
       if (!p) return;
       if (message.kind === 'built') {
@@ -265,6 +330,11 @@ export class ImportPool {
     const fail = (reason: string) => {
       if (this.#worker === worker) this.#worker = undefined;
       // Only this worker's jobs: a worker that was stopped may exit after the next one took a job.
+      for (const [id, c] of this.#configs) {
+        if (c.worker !== worker) continue;
+        this.#configs.delete(id);
+        c.resolve({ id, kind: 'inline', reason });
+      }
       for (const [id, p] of this.#pending) {
         if (p.worker !== worker) continue;
         this.#pending.delete(id);
@@ -281,7 +351,7 @@ export class ImportPool {
   async #stop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = undefined;
-    if (worker && ![...this.#pending.values()].some((p) => p.worker === worker)) await worker.terminate();
+    if (worker && ![...this.#pending.values(), ...this.#configs.values()].some((p) => p.worker === worker)) await worker.terminate();
   }
 
   /** Stops the worker; jobs still queued come back `inline`. */

@@ -10,11 +10,11 @@ import type { MessagePort } from 'node:worker_threads';
 import { specImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
 import { DocumentSchemaResolver } from '../import/schemas.ts';
-import type { ImportedSpec } from '../model/index.ts';
+import { ConfigError, type ImportedSpec } from '../model/index.ts';
 import { encodeCore, encodeLate, type Late } from '../snapshot/codec.ts';
 import { writeSnapshot } from '../snapshot/store.ts';
 import { fingerprintList } from './diff.ts';
-import type { ImportJob, LateReply, WorkerMessage } from './import-pool.ts';
+import type { ConfigAnswer, ConfigJob, ImportJob, LateReply, WorkerJob, WorkerMessage } from './import-pool.ts';
 import { traceStep } from './start-trace.ts';
 
 traceStep('worker modules loaded');
@@ -163,6 +163,20 @@ function transferred(message: WorkerMessage): ArrayBuffer[] {
 }
 // Stryker restore all
 
+/**
+ * Reads svc.yaml as the main thread would (loadConfig), for a daemon whose config is large. The
+ * config modules load on the first such job: most workers only import.
+ */
+async function readConfig(job: ConfigJob): Promise<ConfigAnswer> {
+  try {
+    const { loadConfig } = await import('../config/index.ts');
+    return { id: job.id, kind: 'config', config: await loadConfig(job.file) };
+  } catch (error) {
+    const problems = error instanceof ConfigError ? { file: error.file, problems: error.problems } : {};
+    return { id: job.id, kind: 'config-failed', message: error instanceof Error ? error.message : String(error), ...problems };
+  }
+}
+
 /** The side of a message channel the jobs come in on (the worker's parentPort, or a MessagePort). */
 export type JobPort = Pick<MessagePort, 'on' | 'postMessage'>;
 
@@ -172,7 +186,11 @@ export type JobPort = Pick<MessagePort, 'on' | 'postMessage'>;
  * core went, a late part that says why nothing more came.
  */
 export function serveJobs(port: JobPort): void {
-  port.on('message', (job: ImportJob) => {
+  port.on('message', (job: WorkerJob) => {
+    if ('kind' in job) {
+      void readConfig(job).then((reply) => port.postMessage(reply));
+      return;
+    }
     let built = false;
     const post: Post = (message, transfer) => {
       if (message.kind === 'built') built = true;

@@ -19,11 +19,11 @@ import { describeAuth, resolveHttpAuth, type HttpAuth } from '../mcp/token.ts';
 import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
-import { loadConfig } from '../config/load.ts';
 import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
 import { FileDigests } from './digests.ts';
 import { ColdStart } from './cold-start.ts';
+import { rereadConfig } from './config-read.ts';
 import { callContext } from './call-context.ts';
 import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
@@ -43,8 +43,11 @@ export interface ServeOptions {
   readonly stdout?: Writable;
   /** IPC socket path (`--socket`); else SVC_SOCKET, `socket:` in svc.yaml, or the per-config folder. */
   readonly socket?: string;
-  /** Re-reads the config for `svc update` (default: loadConfig(config.file)). */
-  readonly reload?: () => Promise<Config>;
+  /**
+   * Re-reads the config for `svc update`, given the daemon's reader of an svc.yaml (loadConfig, a
+   * large file in the import worker). Default: that reader on `config.file`.
+   */
+  readonly reload?: (load: (file: string) => Promise<Config>) => Promise<Config>;
   /** IPC, watching and updates (src/daemon/services.ts); default on. */
   readonly services?: boolean;
   /**
@@ -171,8 +174,11 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
     await (await loading.catch(() => undefined))?.close();
     await coldStart.pool.close();
   };
+  // `svc update` reads svc.yaml again; a large one in the import worker (config-read.ts).
+  const load = (file: string): Promise<Config> => rereadConfig(file, coldStart.pool);
+  const reload = options.reload ? () => options.reload!(load) : () => load(config.file);
   try {
-    return await serveWith(options, log, loading, warming, stopLoading, digests);
+    return await serveWith(options, log, loading, warming, stopLoading, digests, reload);
   } catch (error) {
     // A start that stops (a second daemon, a port in use, a token not set) ends the worker it began.
     await stopLoading();
@@ -187,6 +193,7 @@ async function serveWith(
   warming: Promise<void>,
   stopLoading: () => Promise<void>,
   digests: FileDigests,
+  reload: () => Promise<Config>,
 ): Promise<Daemon> {
   const { config } = options;
   const catalogModule = await import('../catalog/index.ts');
@@ -207,7 +214,7 @@ async function serveWith(
       : await DaemonServices.start({
           config,
           catalog,
-          reload: options.reload ?? (() => loadConfig(config.file)),
+          reload,
           importSpec: async (file, o) => (await loading).load(file, o, false),
           digests,
           context: () => session,
