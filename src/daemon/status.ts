@@ -1,5 +1,6 @@
 // `svc status` data for one daemon, from its update states, pending changes and metrics.
 import type { LatencySummary, SpecStatus, StatusResult, UpdateResult } from '../ipc/protocol.ts';
+import type { ImportedSpec } from '../model/index.ts';
 import { PROTOCOL_VERSION } from '../ipc/protocol.ts';
 import { loadNote } from './load-notes.ts';
 import type { Metrics } from './metrics.ts';
@@ -39,7 +40,7 @@ export function buildStatus(input: StatusInput): StatusResult {
       ...(spec?.title !== undefined ? { title: spec.title } : {}),
       collection: s.config.collection,
       endpoints: spec?.endpoints.length ?? 0,
-      deprecated: spec ? countDeprecated(spec.endpoints) : 0,
+      deprecated: spec ? countDeprecated(spec) : 0,
       ...(spec ? { indexedAt: spec.importedAt } : {}),
       state: input.loading ? 'loading' : s.failure ? 'failed' : pending.length > 0 ? 'pending' : 'ok',
       errors: (s.failure?.errors ?? []).map(diagnosticView),
@@ -79,8 +80,19 @@ export function buildStatus(input: StatusInput): StatusResult {
   };
 }
 
-function countDeprecated(endpoints: readonly { deprecated: boolean }[]): number {
-  let n = 0;
-  for (const e of endpoints) if (e.deprecated) n++;
+/** Deprecated endpoints per served spec (a spec never changes; an update serves a new object). */
+const deprecatedCounts = new WeakMap<ImportedSpec, number>();
+
+/**
+ * How many of the spec's endpoints are deprecated, counted once per spec: at hub scale (126,000
+ * endpoints) counting them on every `svc status` took 5 ms of its 35.
+ */
+function countDeprecated(spec: ImportedSpec): number {
+  let n = deprecatedCounts.get(spec);
+  if (n === undefined) {
+    n = 0;
+    for (const e of spec.endpoints) if (e.deprecated) n++;
+    deprecatedCounts.set(spec, n);
+  }
   return n;
 }
