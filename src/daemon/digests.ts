@@ -50,6 +50,24 @@ const MAX_MEMO_FILES = 10_000;
 /** 2: a digest is remembered only once its file has settled; a version 1 memo may hold racy rows, so it is not read. */
 const MEMO_VERSION = 2;
 
+/** What a file's stat says about it: the identity a digest is kept under, and whether it has settled (see `racy`). */
+export interface FileIdentity {
+  readonly key: string;
+  readonly settled: boolean;
+  readonly size: number;
+}
+
+/**
+ * The file's identity now (size, mtime, ctime, inode, device), read after the clock: a write after
+ * the stat has a ctime no earlier than this tick. Take it before reading the bytes a digest is made
+ * of. Rejects when the file cannot be stat'ed.
+ */
+export async function statIdentity(file: string, now: () => number = Date.now): Promise<FileIdentity> {
+  const hashedAt = now();
+  const st = await stat(file, { bigint: true });
+  return { key: `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`, settled: !racy(st.ctimeNs, hashedAt), size: Number(st.size) };
+}
+
 export interface FileDigestsOptions {
   /** JSON file that remembers digests across starts (read on first use, written by `persist`). */
   readonly memo?: string;
@@ -77,12 +95,7 @@ export class FileDigests {
     let settled: boolean;
     let size: number;
     try {
-      // The clock is read before the stat: a write after the stat has a ctime no earlier than this tick.
-      const hashedAt = this.#now();
-      const st = await stat(file, { bigint: true });
-      key = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;
-      settled = !racy(st.ctimeNs, hashedAt);
-      size = Number(st.size);
+      ({ key, settled, size } = await statIdentity(file, this.#now));
     } catch {
       this.#seen.delete(file);
       return undefined;
@@ -108,6 +121,18 @@ export class FileDigests {
       this.#seen.delete(file);
       return undefined;
     }
+  }
+
+  /**
+   * Takes a digest made elsewhere (the import worker, of the bytes it imported) for `file` as it
+   * was when `identity` was taken, before those bytes were read: the next check of an unchanged
+   * file then only stats it. Kept only when settled, as a digest made here is.
+   */
+  remember(file: string, identity: FileIdentity, digest: string): void {
+    // Stryker disable next-line ConditionalExpression: a digest not kept is made again on the next check, as without this call
+    if (!identity.settled || !isSha256Hex(digest)) return;
+    this.#seen.set(file, { key: identity.key, digest });
+    this.#dirty = true;
   }
 
   /** The spec hash over `files`, as ImportedSpec.hash; `undefined` when a file is gone. */

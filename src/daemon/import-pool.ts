@@ -23,6 +23,7 @@ import type { Config } from '../config/index.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ConfigProblem, ImportOutcome } from '../model/index.ts';
 import type { DetailPart, Written } from '../snapshot/index.ts';
+import type { FileIdentity } from './digests.ts';
 import { traceStep } from './start-trace.ts';
 
 export interface ImportJob {
@@ -53,6 +54,8 @@ export interface LateReply {
   readonly detail?: { readonly bytes: ArrayBuffer; readonly parts: readonly DetailPart[] };
   /** Why no snapshot file was written when one was asked for, or why nothing came. */
   readonly writeError?: string;
+  /** The root file's digest, of the bytes imported, with its identity taken before they were read (FileDigests.remember). */
+  readonly seen?: { readonly file: string; readonly identity: FileIdentity; readonly digest: string };
 }
 
 /** The answer of a job the worker could not take: the caller does the work on its own thread. */

@@ -4,8 +4,7 @@
 // snapshot file and `svc update` need (the detail, the change fingerprints), made while the
 // daemon already serves. When a snapshot folder is given it writes the snapshot too, so the main
 // thread never touches the documents. Protocol: see `WorkerMessage` in import-pool.ts.
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { specImage } from '../catalog/catalog.ts';
 import { importSpec } from '../import/index.ts';
@@ -13,6 +12,7 @@ import { DocumentSchemaResolver } from '../import/schemas.ts';
 import { ConfigError, type ImportedSpec } from '../model/index.ts';
 import { encodeCore, encodeLate, type Late } from '../snapshot/codec.ts';
 import { writeSnapshot } from '../snapshot/store.ts';
+import { statIdentity } from './digests.ts';
 import { fingerprintList } from './diff.ts';
 import type { ConfigAnswer, ConfigJob, ImportJob, LateReply, WorkerJob, WorkerMessage } from './import-pool.ts';
 import { traceStep } from './start-trace.ts';
@@ -44,6 +44,10 @@ type Post = (message: WorkerMessage, transfer?: ArrayBuffer[]) => void;
  */
 async function run(job: ImportJob, post: Post): Promise<void> {
   traceStep('job received');
+  // The root file's identity before its bytes are read: the daemon keeps the digest of what was
+  // imported under it (FileDigests.remember), so it need not read the file again to know it later.
+  const root = resolve(job.file);
+  const identity = await statIdentity(root).catch(() => undefined);
   const outcome = await importSpec(job.file, job.options);
   traceStep('imported');
   if (!outcome.ok) return post({ id: job.id, kind: 'failed', outcome });
@@ -69,23 +73,17 @@ async function run(job: ImportJob, post: Post): Promise<void> {
   // Stryker disable next-line ArrayDeclaration: without the transfer list the core is copied, not moved: the same bytes arrive
   post({ id: job.id, kind: 'built', core: sent }, [sent]);
   // Stryker disable next-line all: a memory measure only (collectGarbage); no answer differs
-  const collect = fileBytes(job.file) >= COLLECT_AFTER_BYTES;
-  post({ id: job.id, ...(await late(spec, documents, kept, wanted, job.snapshot !== undefined, collect)) });
+  const collect = (identity?.size ?? 0) >= COLLECT_AFTER_BYTES;
+  const made = await late(spec, documents, kept, wanted, job.snapshot !== undefined, collect);
+  const digest = schemas.documents.digest(root);
+  const seen = identity && digest !== undefined && spec.files.includes(root) ? { seen: { file: root, identity, digest } } : {};
+  post({ id: job.id, kind: 'late', late: { ...made.late, ...seen } });
 }
 
 /** The size of a description (its root file) from which its import's garbage is collected before its detail is encoded. */
 const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
 /** V8's full collection, once looked up (null: not to be had). */
 let fullCollection: (() => void) | null | undefined;
-
-// Stryker disable next-line all: a memory measure only (collectGarbage); no answer differs
-function fileBytes(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * A full collection in the late part of a large description's import, before the detail is

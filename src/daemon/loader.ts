@@ -154,6 +154,7 @@ export class SpecLoader {
     if (late.written) settleDetail(spec, { file: late.written.file, coreOffset: late.written.coreOffset, detailOffset: late.written.detailOffset, parts: late.written.parts });
     else if (late.detail) settleDetail(spec, { bytes: Buffer.from(late.detail.bytes), parts: late.detail.parts });
     if (late.prints) presetFingerprints(spec, new Uint8Array(late.prints));
+    if (late.seen) this.#options.digests.remember(late.seen.file, late.seen.identity, late.seen.digest);
     const saved = late.written ? 'snapshot saved' : late.writeError ? `snapshot not saved: ${late.writeError}` : 'no snapshot';
     setLoadNote(spec, `${why}; ${saved}`);
     traceStep('late part applied');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FileDigests, RACY_MS, racy } from '../../src/daemon/digests.ts';
+import { FileDigests, RACY_MS, racy, statIdentity } from '../../src/daemon/digests.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-digests-racy-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,5 +101,33 @@ describe('digests of files changed moments before', () => {
     assert.equal(await new FileDigests({ memo }).digest(file), sha('c: 3\n'));
     writeFileSync(memo, JSON.stringify({ v: 2, files: [[file, key, FAKE]] }));
     assert.equal(await new FileDigests({ memo }).digest(file), FAKE);
+  });
+});
+
+describe('a digest made elsewhere (FileDigests.remember)', () => {
+  it('is used while the file keeps the identity it had, never read, and not once the file changes', async () => {
+    const { file, ctimeMs, margin } = fileAndMemo('openapi: 3.0.3\n');
+    const clock = ctimeMs + margin + 1;
+    const digests = new FileDigests({ now: () => clock });
+    const identity = await statIdentity(file, () => clock);
+    assert.equal(identity.settled, true);
+    // FAKE is no file's digest: only the remembered one can come back.
+    digests.remember(file, identity, FAKE);
+    assert.equal(await digests.digest(file), FAKE);
+    writeFileSync(file, 'openapi: 3.1.0\n');
+    assert.equal(await digests.digest(file), sha('openapi: 3.1.0\n'));
+  });
+
+  it('is not kept when the identity was racy, or when it is no sha256', async () => {
+    const { file, ctimeMs, margin } = fileAndMemo('openapi: 3.0.3\n');
+    const racyIdentity = await statIdentity(file, () => ctimeMs + margin);
+    assert.equal(racyIdentity.settled, false);
+    const digests = new FileDigests({ now: () => ctimeMs + margin + 1 });
+    digests.remember(file, racyIdentity, FAKE);
+    assert.equal(await digests.digest(file), sha('openapi: 3.0.3\n'));
+    const other = fileAndMemo('openapi: 3.0.3\n');
+    const settled = new FileDigests({ now: () => other.ctimeMs + other.margin + 1 });
+    settled.remember(other.file, await statIdentity(other.file, () => other.ctimeMs + other.margin + 1), 'not a digest');
+    assert.equal(await settled.digest(other.file), sha('openapi: 3.0.3\n'));
   });
 });

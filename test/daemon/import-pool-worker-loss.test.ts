@@ -45,7 +45,7 @@ it('answers a job whose thread stops under it inline, with why, and runs the nex
     assert.match((reply as { reason: string }).reason, /^the import worker stopped \(exit \d+\)$/);
     const next = await within(pool.run(SPEC, options('b')), 'the next job is answered');
     assert.equal(next.kind, 'built', 'a new thread for the next job');
-    if (next.kind === 'built') assert.deepEqual(Object.keys(await next.late).sort(), ['detail', 'prints']);
+    if (next.kind === 'built') assert.deepEqual(Object.keys(await next.late).sort(), ['detail', 'prints', 'seen']);
   } finally {
     await pool.close();
   }

@@ -7,7 +7,7 @@
 // worker sends must serve exactly what a fresh import serves.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
@@ -91,7 +91,11 @@ describe('the import worker, one job at a time', () => {
     const late = await w.next();
     assert.ok(late.kind === 'late', late.kind);
     assert.equal(late.id, 1);
-    assert.deepEqual(Object.keys(late.late).sort(), ['detail', 'prints'], 'nothing written, and no reason needed when none was asked for');
+    assert.deepEqual(Object.keys(late.late).sort(), ['detail', 'prints', 'seen'], 'nothing written, and no reason needed when none was asked for');
+    // The root file's digest, of the bytes imported, and its identity from before they were read.
+    assert.equal(late.late.seen!.file, MULTI);
+    assert.equal(late.late.seen!.digest, sha256(MULTI));
+    assert.equal(late.late.seen!.identity.size, statSync(MULTI).size);
     const want = await fresh(MULTI, 'multi');
     const core = await decodeCore(new Uint8Array(built.core));
     // Each file's digest as read, for the next start to compare with the files as they are then.
@@ -112,7 +116,7 @@ describe('the import worker, one job at a time', () => {
     assert.ok(built.kind === 'built');
     const late = await w.next();
     assert.ok(late.kind === 'late');
-    assert.deepEqual(Object.keys(late.late).sort(), ['prints', 'written']);
+    assert.deepEqual(Object.keys(late.late).sort(), ['prints', 'seen', 'written']);
     const written = late.late.written!;
     assert.equal(written.file, path.join(dir, 'k-multi.snap'));
     const read = await readSnapshot(dir, 'k-multi');
@@ -133,7 +137,7 @@ describe('the import worker, one job at a time', () => {
     assert.ok(built.kind === 'built');
     const late = await w.next();
     assert.ok(late.kind === 'late');
-    assert.deepEqual(Object.keys(late.late).sort(), ['detail', 'prints', 'writeError']);
+    assert.deepEqual(Object.keys(late.late).sort(), ['detail', 'prints', 'seen', 'writeError']);
     assert.match(late.late.writeError!, /ENOTDIR|EEXIST|not a directory/);
     assert.ok(late.late.writeError!.includes(blocked), late.late.writeError);
     const spec = await rebuilt(built.core, { bytes: Buffer.from(late.late.detail!.bytes), parts: late.late.detail!.parts });
@@ -159,7 +163,7 @@ describe('the import worker, one job at a time', () => {
       assert.ok(built.kind === 'built', built.kind);
       const late = await w.next();
       assert.ok(late.kind === 'late');
-      assert.deepEqual(Object.keys(late.late).sort(), ['prints', 'writeError'], 'the fingerprints, and no detail');
+      assert.deepEqual(Object.keys(late.late).sort(), ['prints', 'seen', 'writeError'], 'the fingerprints, and no detail');
       assert.deepEqual(printsOf(late.late), fingerprintList(await fresh(LOOP_IN_DOCUMENT, 'loop')));
       assert.match(late.late.writeError!, /^cannot encode: Converting circular structure to JSON/);
       assert.equal(existsSync(path.join(tmp.dir, 'loop-snaps', 'loop.snap')), false);

@@ -4,6 +4,7 @@
 // path and why: no snapshot yet, files changed, a file gone, a damaged or tampered snapshot, a
 // folder that cannot be written, a worker that cannot encode the spec, a daemon shutting down.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -104,6 +105,25 @@ describe('the spec loader', () => {
     assert.equal(loadNote(outcome.spec), 'imported; snapshot saved');
     assert.ok(existsSync(snapshotFile(dir, keyOf(file, opts('m')))));
     assert.deepEqual(served(outcome.spec), await fresh(file, opts('m')));
+  });
+
+  it('keeps the worker\'s digest of a settled root file, so checking it later only stats it; a file just written is not kept', async () => {
+    const settledFile = multi();
+    // Older than the tenth of a second within which a write can leave its stat identity as it was.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const memo = path.join(tmp.dir, 'digests-memo', 'digests.json');
+    const digests = new FileDigests({ memo });
+    const l = new SpecLoader({ dir: undefined, svcVersion: VERSION, digests });
+    closing.push(() => l.close());
+    assert.ok((await l.load(settledFile, opts('s'), false)).ok);
+    const racyFile = multi();
+    assert.ok((await l.load(racyFile, opts('r'), false)).ok);
+    await digests.persist();
+    const rows = (JSON.parse(readFileSync(memo, 'utf8')) as { files: [string, string, string][] }).files;
+    assert.deepEqual(
+      rows.map(([file, , digest]) => [file, digest]),
+      [[settledFile, createHash('sha256').update(readFileSync(settledFile)).digest('hex')]],
+    );
   });
 
   it('rebuilds when a file changed, when a file it read is gone, for a new version and a changed config entry, and says which', async () => {
