@@ -281,6 +281,21 @@ async function otherDescriptions(dir: string, installed: string, peer: string): 
   ];
 }
 
+/** The 1-minute load average the starts wait for (per core), and how long they wait for it at most. */
+const QUIET_LOAD_PER_CORE = 0.5;
+const QUIET_WAIT_MS = 90_000;
+
+/**
+ * Waits until the machine is quiet: the benches before this one (the search bench: two minutes of
+ * both cores) leave a load average that slows every start, the peer's too but not alike (warm 0.46x
+ * right after it, 0.38x on a quiet machine, the same code). Returns how long it waited.
+ */
+async function quietMachine(): Promise<number> {
+  const t0 = performance.now();
+  while (loadavg()[0]! > QUIET_LOAD_PER_CORE * availableParallelism() && performance.now() - t0 < QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, 2000));
+  return performance.now() - t0;
+}
+
 export async function run(): Promise<string> {
   const file = githubDescription();
   if (!file) return '## Start-up against the peer (bench/startup.bench.ts)\n\nNot measured: GitHub REST description unavailable.';
@@ -293,6 +308,8 @@ export async function run(): Promise<string> {
   const installedWarmHome = path.join(dir, 'installed-warm');
   await svcStart(config, warmHome); // fills the snapshot and the compile cache
   if (installed) await fillScriptCache(config, installedWarmHome, installed);
+  const settledMs = await quietMachine();
+  const loadAtStart = loadavg();
   const warm: Start[] = [];
   const cold: Start[] = [];
   const installedWarm: Start[] = [];
@@ -332,7 +349,7 @@ export async function run(): Promise<string> {
     summary('svc checkout (TypeScript sources), warm', warm),
     summary('svc checkout (TypeScript sources), cold', cold),
   ].filter((_, i) => installed !== undefined || i >= 2);
-  out.push(`GitHub's REST description, ${RUNS} spawns each (interleaved), median (all runs) of spawn -> first answer; CPU time is user + system of every thread of the process up to that answer (10 ms ticks); peak RSS is the largest VmHWM, read ${SETTLE_MS / 1000} s after the answer (a cold start writes its snapshot after answering). Load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${availableParallelism()} cores.`, '');
+  out.push(`GitHub's REST description, ${RUNS} spawns each (interleaved), median (all runs) of spawn -> first answer; CPU time is user + system of every thread of the process up to that answer (10 ms ticks); peak RSS is the largest VmHWM, read ${SETTLE_MS / 1000} s after the answer (a cold start writes its snapshot after answering). Load average at the start: ${loadAtStart.map((l) => l.toFixed(1)).join(', ')} on ${availableParallelism()} cores${settledMs >= 1000 ? `, after waiting ${(settledMs / 1000).toFixed(0)} s for the 1-minute average to fall under ${QUIET_LOAD_PER_CORE} per core` : ''}.`, '');
   out.push('| | spawn -> first answer | CPU time to it (median) | peak RSS |', '|---|---|---|---|', ...rows.map((r) => r.line));
   if (!installed) out.push('', 'Installed package not measured: npm pack or install failed (see the bench output).');
   if (bin && peer.length > 0) {
