@@ -5,13 +5,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import path from 'node:path';
-import { it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { after, it } from 'node:test';
 import { ImportPool, prestartImportWorker } from '../../src/daemon/import-pool.ts';
 import type { ImportOptions } from '../../src/import/index.ts';
 import { within } from './support.ts';
 
 const SPEC = path.resolve(import.meta.dirname, '../fixtures/import/oas30-params/openapi.yaml');
 const options = (name: string): ImportOptions => ({ name, collection: 'default' });
+const tmp = mkdtempSync(path.join(tmpdir(), 'svc-pool-loss-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
 
 
 it('hands out the thread started ahead until it ends, then starts another', async () => {
@@ -46,6 +50,25 @@ it('answers a job whose thread stops under it inline, with why, and runs the nex
     const next = await within(pool.run(SPEC, options('b')), 'the next job is answered');
     assert.equal(next.kind, 'built', 'a new thread for the next job');
     if (next.kind === 'built') assert.deepEqual(Object.keys(await next.late).sort(), ['detail', 'prints', 'seen']);
+  } finally {
+    await pool.close();
+  }
+});
+
+it('answers a config job whose thread stops under it inline, with why, and reads the next on a new thread', async () => {
+  const config = path.join(tmp, 'svc.yaml');
+  writeFileSync(config, `specs:\n  - path: ${JSON.stringify(SPEC)}\n`);
+  const early = prestartImportWorker();
+  const pool = new ImportPool();
+  try {
+    const cut = pool.readConfig(config);
+    await early.terminate();
+    const reply = await within(cut, 'the cut config job is answered');
+    assert.equal(reply.kind, 'inline');
+    assert.match((reply as { reason: string }).reason, /^the import worker stopped \(exit \d+\)$/);
+    const next = await within(pool.readConfig(config), 'the next config job is answered');
+    assert.equal(next.kind, 'config', 'a new thread for the next job');
+    if (next.kind === 'config') assert.equal(next.config.specs[0]?.path, SPEC);
   } finally {
     await pool.close();
   }
