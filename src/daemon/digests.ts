@@ -129,7 +129,6 @@ export class FileDigests {
    * file then only stats it. Kept only when settled, as a digest made here is.
    */
   remember(file: string, identity: FileIdentity, digest: string): void {
-    // Stryker disable next-line ConditionalExpression: a digest not kept is made again on the next check, as without this call
     if (!identity.settled || !isSha256Hex(digest)) return;
     this.#seen.set(file, { key: identity.key, digest });
     this.#dirty = true;
