@@ -3,15 +3,16 @@
 // loadConfig gives, the config or the same ConfigError; a small file starts no worker, a large
 // one is read in it, and without a worker the file is read here.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
 import { OFF_THREAD_CONFIG_BYTES, rereadConfig } from '../../src/daemon/config-read.ts';
-import { ImportPool } from '../../src/daemon/import-pool.ts';
+import { ImportPool, prestartImportWorker } from '../../src/daemon/import-pool.ts';
 import { ConfigError } from '../../src/model/errors.ts';
-import { openapi } from './support.ts';
+import { openapi, within } from './support.ts';
 
 /** Starting a worker thread under load takes seconds. */
 const HANG_MS = 60_000;
@@ -95,5 +96,40 @@ describe('rereadConfig', { timeout: HANG_MS }, () => {
     assert.deepEqual(await rereadConfig(file, pool, 0), await loadConfig(file));
     const reply = await pool.readConfig(file);
     assert.equal(reply.kind, 'inline');
+  });
+});
+
+describe('config jobs in the import pool', { timeout: HANG_MS }, () => {
+  it('answers several at once, each with its own file', { timeout: HANG_MS }, async () => {
+    const files = [1, 2, 3].map((n) => fileFor(`several-${n}`, `serve:\n  port: ${8100 + n}\nspecs:\n  - path: pets.yaml\n`));
+    const pool = new ImportPool();
+    try {
+      const replies = await Promise.all(files.map((f) => pool.readConfig(f)));
+      assert.deepEqual(
+        replies.map((r) => (r.kind === 'config' ? r.config.serve.port : r.kind)),
+        [8101, 8102, 8103],
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps the thread while a config job is open (release waits), and ends it the idle time after', { timeout: HANG_MS }, async () => {
+    const early = prestartImportWorker();
+    const pool = new ImportPool({ idleMs: 50 });
+    try {
+      const exited = once(early, 'exit');
+      const reading = pool.readConfig(fileFor('released', CASES['a valid config']!));
+      // A release while the job is open (sent: a turn later) must leave the thread to it.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(pool.running, true);
+      pool.release();
+      const reply = await reading;
+      assert.equal(reply.kind, 'config', 'answered by the worker, not cut off');
+      await within(exited, 'the thread ends after the idle time');
+      assert.equal(pool.running, false);
+    } finally {
+      await pool.close();
+    }
   });
 });
