@@ -407,6 +407,19 @@ describe('svc.yaml changes', () => {
     assert.equal(h.updater.states[0]?.config.writes, 'allow', 'the spec state carries the new settings');
   });
 
+  test('a change outside the spec entries alone (search, limits) re-imports nothing but is a change', async () => {
+    await twoSpecs();
+    // After the entries: their lines (which an entry records) stay as they were.
+    h.yaml('specs:\n  - specs/pets.yaml\n  - specs/store.yaml\nsearch:\n  vocabulary: wordnet\n');
+    const result = await h.update();
+    assert.deepEqual(h.imported, []);
+    assert.deepEqual(states(result), { pets: 'unchanged', store: 'unchanged' });
+    assert.equal(result.changed, true, 'the config changed');
+    assert.equal(h.updater.config?.search?.vocabulary, 'wordnet');
+    const again = await h.update();
+    assert.equal(again.changed, false, 'and the next update finds nothing new');
+  });
+
   test('changed serve keys and socket are reported as waiting for a restart; the specs still update', async () => {
     await twoSpecs();
     h.write('specs/pets.yaml', openapi('Pets', [PETS[0]!]));
