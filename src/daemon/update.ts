@@ -186,6 +186,7 @@ export class Updater {
     // Which specs need an import: decided first, so progress can say "n of total". A batch of specs
     // at a time: their file checks all answered in one turn would hold the thread.
     const plan: boolean[] = [];
+    // Stryker disable next-line EqualityOperator: a batch past the end is empty
     for (let i = 0; i < config.specs.length; i += SPECS_PER_TURN) {
       plan.push(...(await Promise.all(config.specs.slice(i, i + SPECS_PER_TURN).map((sc) => this.#needsImport(sc, previous.get(sc.name), config)))));
     }
@@ -200,6 +201,7 @@ export class Updater {
     let configChanged = was === undefined || was.specs.length !== config.specs.length || JSON.stringify({ ...was, specs: [] }) !== JSON.stringify({ ...config, specs: [] });
     for (let i = 0; i < config.specs.length; i++) {
       // Unchanged specs take no await: a turn of the event loop between batches of them.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: speed only (how often the thread is handed back; test/daemon/updater-turns bounds the turns)
       if (i > 0 && i % SPECS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const sc = config.specs[i]!;
       if (!configChanged && JSON.stringify(sc) !== JSON.stringify(was!.specs[i])) configChanged = true;
@@ -320,13 +322,14 @@ export class Updater {
    * The served specs' file digests, a batch of specs at a time: a first start of thousands of specs
    * (none remembered yet) hashes every file, and all at once that was hundreds of MB of reads in flight.
    */
-  // Stryker disable next-line BlockStatement: cache warm-up only
+  // Stryker disable all: cache warm-up only (an update computes the same digests without it)
   async #warmDigests(): Promise<void> {
     const served = this.#states.flatMap((s) => (s.serving ? [s.serving] : []));
     for (let i = 0; i < served.length; i += SPECS_PER_TURN) {
       await Promise.all(served.slice(i, i + SPECS_PER_TURN).map((spec) => this.#digests.specHash(spec.files)));
     }
   }
+  // Stryker restore all
 
   /**
    * Whether a spec's files on disk differ from what its last import read: what `pending` means.
