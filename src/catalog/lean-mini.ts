@@ -7,6 +7,7 @@
 // postings in the same order give the same results, score for score (test/catalog/lean-mini.test.ts
 // holds the two side by side). The index is read-only once loaded (svc builds a new index for a
 // changed spec): add, remove and discard are not supported on it.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import type { Doc } from './document.ts';
@@ -222,7 +223,7 @@ export async function loadLeanPostingsAsync(head: MiniHead, postings: LeanPostin
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await yieldThread();
+    await nextTurn();
   }
 }
 
@@ -248,14 +249,12 @@ export async function loadSourceAsync(source: IndexSource): Promise<MiniSearch<D
   return loadLeanAsync(typeof source === 'function' ? source() : source);
 }
 
-const yieldThread = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** `loadLean`, yielding the thread between batches of terms. */
 export async function loadLeanAsync(data: MiniIndexData): Promise<MiniSearch<Doc>> {
   const steps = load(data);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await yieldThread();
+    await nextTurn();
   }
 }

@@ -5,6 +5,7 @@
 // imported is served as soon as its core comes; the snapshot is written after, and its note
 // says `saving snapshot` until then (`settled` waits for it).
 // Every spec gets a one-line note of where it came from, which `svc status` shows.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { prepareSpecInSteps } from '../catalog/catalog.ts';
 import type { ImportOptions } from '../import/index.ts';
 import type { ImportedSpec, ImportOutcome } from '../model/index.ts';
@@ -29,7 +30,7 @@ export interface LoaderOptions {
 const SETTLE_MS = 5_000;
 
 /** Lets timers, sockets and tool calls in between two steps of decoding and preparing a spec. */
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const pause = (): Promise<void> => nextTurn();
 
 /** The outcome of a load asked of a closed loader. */
 function shuttingDown(file: string, options: ImportOptions): ImportOutcome {

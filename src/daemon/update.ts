@@ -2,6 +2,7 @@
 // changed, and swap the catalogue in one step. A spec that fails keeps its last good version in
 // service. Updates run one at a time; tool calls never wait for one (the swap is synchronous).
 import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config, SpecConfig } from '../config/types.ts';
 import type { Diagnostic, ImportedSpec, ImportOutcome } from '../model/index.ts';
@@ -199,7 +200,7 @@ export class Updater {
     for (let i = 0; i < config.specs.length; i++) {
       // Unchanged specs take no await: a turn of the event loop between batches of them.
       // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: speed only (how often the thread is handed back; test/daemon/updater-turns bounds the turns)
-      if (i > 0 && i % SPECS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (i > 0 && i % SPECS_PER_TURN === 0) await nextTurn();
       const sc = config.specs[i]!;
       if (!configChanged && JSON.stringify(sc) !== JSON.stringify(was!.specs[i])) configChanged = true;
       const prev = previous.get(sc.name);
@@ -308,7 +309,7 @@ export class Updater {
       for (const s of this.#states) {
         // Stryker disable next-line ConditionalExpression: cache warm-up only
         if (!s.serving) continue;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         // Stryker disable next-line CallExpression: cache warm-up only
         prepareDiff(s.serving);
       }

@@ -1,5 +1,6 @@
 // Pieces shared by the OpenAPI 3.x and Swagger 2.0 walkers: the path/operation walk with
 // path-item parameter merging, type labels, response labels, servers and security schemes.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { HTTP_METHODS, type HttpMethod, type Server, type ServerVariable } from '../model/endpoint.ts';
 import type { SkippedOperation } from '../model/diagnostic.ts';
 import type { SecurityScheme } from '../model/spec.ts';
@@ -23,7 +24,7 @@ export class Yielder {
   /** Resolves at once when little time has passed; otherwise after one turn of the event loop. */
   async turn(): Promise<void> {
     if (performance.now() - this.#last < YIELD_EVERY_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.#last = performance.now();
   }
 }

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAbsolute, join } from 'node:path';
 import { CODEC_VERSION, type DetailPart, type Late } from './codec.ts';
 import { sha256, sha256Steps } from './hash.ts';
@@ -132,7 +133,7 @@ async function sha256InSteps(bytes: Buffer): Promise<string> {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Catalog } from '../../src/catalog/index.ts';
 import { configFromFiles } from '../../src/config/index.ts';
 import { createInvoker } from '../../src/invoke/index.ts';
-import { importConfigured, loadedSpecs } from '../../src/daemon/serve.ts';
+import { importConfigured, loadedSpecs } from '../../src/daemon/start-load.ts';
 import { FIXTURES, REPO_ROOT, SPECS, call, inMemoryClient, sessionContext, textOf, workspace, type Workspace } from './support.ts';
 
 const GOLDEN = join(FIXTURES, 'golden');

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createInvoker } from '../../src/invoke/index.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
-import { importConfigured, loadedSpecs } from '../../src/daemon/serve.ts';
+import { importConfigured, loadedSpecs } from '../../src/daemon/start-load.ts';
 import { type TestCache, testCache } from '../support/cache.ts';
 import { lifelineArgs } from '../support/lifeline.ts';
 
