@@ -49,9 +49,19 @@ export async function run(ctx: CommandContext): Promise<number> {
   traceStep('config read');
   // Over HTTP, a port in use is said now, before the daemon's modules load and the specs import.
   if (config.serve.transport !== 'stdio') await checkPortFree(config.serve.host, config.serve.port);
-  const { startServe } = await import('../daemon/serve.ts');
+  // The specs start loading now (the first one without a snapshot goes to the import worker), before
+  // the rest of the daemon's modules load; startServe takes over what this began.
+  const { beginStart } = await import('../daemon/start-early.ts');
+  const early = beginStart(config);
+  let startServe: typeof import('../daemon/serve.ts').startServe;
+  try {
+    ({ startServe } = await import('../daemon/serve.ts'));
+  } catch (error) {
+    await early.coldStart.pool.close();
+    throw error;
+  }
   const socket = typeof ctx.options['socket'] === 'string' ? ctx.options['socket'] : undefined;
-  const daemon = await startServe({ config, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
+  const daemon = await startServe({ config, early, reload: read, ...(socket !== undefined ? { socket } : {}), log: (line) => void ctx.stderr.write(`svc: ${safeText(line)}\n`) });
   // Node's compile cache (bin/svc.js) is written at exit; a daemon that is killed rather than
   // stopped would leave none, so write it once everything start-up needs is loaded: after the tool
   // calls that waited for the catalogue are answered (a cold start writes a few MB of it). The

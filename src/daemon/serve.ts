@@ -20,17 +20,14 @@ import { describeAuth, resolveHttpAuth, type HttpAuth } from '../mcp/token.ts';
 import type { HttpHandle } from '../mcp/http.ts';
 import { serveStdio, type StdioHandle } from '../mcp/stdio.ts';
 import type { SessionContext } from '../mcp/server.ts';
-import { buildFingerprint } from '../snapshot/build.ts';
-import { snapshotDir } from '../snapshot/store.ts';
 import { FileDigests } from './digests.ts';
-import { ColdStart } from './cold-start.ts';
 import { rereadConfig } from './config-read.ts';
 import { callContext } from './call-context.ts';
 import type { SpecLoader } from './loader.ts';
-import { DaemonServices, SVC_VERSION } from './services.ts';
+import { DaemonServices } from './services.ts';
 import { loadConfigured, loadedSpecs, reportOutcomes } from './start-load.ts';
 import { whileHeavy } from './signals.ts';
-import { importOptions } from './update.ts';
+import { beginStart, type EarlyStart } from './start-early.ts';
 import { traceStep } from './start-trace.ts';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -57,6 +54,8 @@ export interface ServeOptions {
    * `$XDG_CACHE_HOME/svc/snapshots`, else `~/.cache/svc/snapshots`); `false`: no snapshots.
    */
   readonly snapshots?: string | false;
+  /** The start's first move, made by the caller as soon as it had the config (start-early.ts); default: made here. */
+  readonly early?: EarlyStart;
 }
 
 export interface Daemon {
@@ -104,22 +103,14 @@ export async function startServe(options: ServeOptions): Promise<Daemon> {
   traceStep('startServe');
   const log = options.log ?? ((line: string) => void process.stderr.write(`svc: ${line}\n`));
   const env = options.env ?? process.env;
-  const snapshots = options.snapshots === false ? undefined : (options.snapshots ?? (env['SVC_SNAPSHOTS'] === '0' ? undefined : snapshotDir(env)));
+  // The snapshot folder and the cold start: begun by `svc serve` as soon as it read the config, or here.
+  const { snapshots, svcVersion, coldStart, warming } = options.early ?? beginStart(config, { ...(options.snapshots !== undefined ? { snapshots: options.snapshots } : {}), env });
   // Beside the snapshots, the files' digests: a start from snapshots checks them without hashing.
   const digests = new FileDigests(snapshots !== undefined ? { memo: join(snapshots, 'digests.json') } : {});
-  // The loader (snapshots, the import worker). A cold start (a spec without its snapshot) sends
-  // that spec to the import worker first thing (src/daemon/cold-start.ts), so the worker loads its
+  // The loader (snapshots, the import worker). A cold start (a spec without its snapshot) sent that
+  // spec to the import worker first thing (src/daemon/cold-start.ts), so the worker loads its
   // modules and imports while this thread loads the catalogue, the MCP SDK and the IPC server; a
   // warm start starts no worker.
-  const coldStart = new ColdStart();
-  // The version alone would let a snapshot made by other code of the same version serve.
-  const svcVersion = buildFingerprint().then((build) => `${SVC_VERSION}+${build}`);
-  // (Never rejects; a fingerprint that cannot be made is said when the specs load.)
-  const warming = svcVersion.then(
-    // Stryker disable next-line ArrowFunction: the cold start only begins imports early; the loader imports every spec it did not begin
-    (version) => coldStart.begin(snapshots, version, config.specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) }))),
-    () => {},
-  );
   const loading: Promise<SpecLoader> = Promise.all([import('./loader.ts'), svcVersion]).then(
     ([{ SpecLoader: Loader }, version]) => new Loader({ dir: snapshots, svcVersion: version, digests, coldStart }),
   );

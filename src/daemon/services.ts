@@ -4,7 +4,6 @@
 // with a clear message before touching stdio or a port) and hands over the first import.
 // Light to load on purpose: the importer, the tools and zod come in with import() when first
 // needed, so claiming the socket costs serve's start-up almost nothing.
-import { readFileSync } from 'node:fs';
 import type { Catalog } from '../catalog/index.ts';
 import type { Config } from '../config/types.ts';
 import type { ImportOutcome } from '../model/index.ts';
@@ -22,15 +21,7 @@ import { Updater } from './update.ts';
 import type { FileDigests } from './digests.ts';
 import { SpecWatcher } from './watcher.ts';
 import { whileHeavy } from './signals.ts';
-
-export const SVC_VERSION: string = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-})();
+import { SVC_VERSION } from './version.ts';
 
 /** The importer, loaded when the first update needs it (serve's first import loads it anyway). */
 const lazyImportSpec: ImportFn = async (...args) => (await import('../import/index.ts')).importSpec(...args);

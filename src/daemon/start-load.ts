@@ -6,7 +6,7 @@ import type { Config } from '../config/types.ts';
 import { formatDiagnostic, type ImportOutcome, type ImportedSpec } from '../model/index.ts';
 import { mapInBatches } from './batches.ts';
 import type { SpecLoader } from './loader.ts';
-import { importOptions } from './update.ts';
+import { importOptions } from './import-options.ts';
 
 /** Import every spec of `config`, in config order (src/import's importAll). Never throws for bad specs. */
 export async function importConfigured(config: Config): Promise<ImportOutcome[]> {

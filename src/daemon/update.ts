@@ -11,6 +11,7 @@ import type { SpecUpdateReport, SpecUpdateState, UpdateProgress, UpdateResult } 
 import { BATCH, mapInBatches } from './batches.ts';
 import { FileDigests } from './digests.ts';
 import { diffSpecs, NO_DIFF, prepareDiff } from './diff.ts';
+import { importKeyOf, importOptions } from './import-options.ts';
 import { configErrorViews, listenKeysChanged, report } from './update-report.ts';
 
 export type ImportFn = (file: string, options: ImportOptions) => Promise<ImportOutcome>;
@@ -356,20 +357,6 @@ export class Updater {
     }
     return files;
   }
-}
-
-export function importOptions(sc: SpecConfig, config: Config): ImportOptions {
-  return {
-    name: sc.name,
-    collection: sc.collection,
-    allowRemoteRefs: sc.allowRemoteRefs,
-    allowRefsFrom: sc.allowRefsFrom,
-    maxSpecBytes: config.limits.maxSpecBytes,
-  };
-}
-
-function importKeyOf(sc: SpecConfig, config: Config): string {
-  return JSON.stringify([sc.path, importOptions(sc, config)]);
 }
 
 function round(ms: number): number {

@@ -21,8 +21,9 @@ import { postingParts, readPostings } from './posting-form.ts';
 import { PostingBytes } from './postings.ts';
 import { encodeSegmented, segmentTableBytes } from './segments.ts';
 import { ColdTexts, deflateCold } from './stored.ts';
+import { CODEC_VERSION } from './codec-version.ts';
 
-export const CODEC_VERSION = 12;
+export { CODEC_VERSION };
 
 export type { SpecMeta } from './endpoint-image.ts';
 

@@ -16,7 +16,8 @@ import { lstat, mkdir, open, readdir, rename, rm, utimes } from 'node:fs/promise
 import { homedir } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAbsolute, join } from 'node:path';
-import { CODEC_VERSION, type DetailPart, type Late } from './codec.ts';
+import type { DetailPart, Late } from './codec.ts';
+import { CODEC_VERSION } from './codec-version.ts';
 import { sha256, sha256Steps } from './hash.ts';
 
 const MAGIC = Buffer.from('SVCSNAP1');

@@ -27,8 +27,11 @@ test('a cold start traces its steps in order, the worker imports before the cata
       assert.ok(i >= 0, `${s} traced:\n${cold.join('\n')}`);
       return i;
     };
-    assert.ok(at('main bin') < at('main startServe'));
-    assert.ok(at('main startServe') < at('main worker starting'));
+    assert.ok(at('main bin') < at('main config read'));
+    // The first spec goes to the worker as soon as the config is read, before the rest of the
+    // daemon's modules load (startServe is their first step).
+    assert.ok(at('main config read') < at('main worker starting'));
+    assert.ok(at('main worker starting') < at('main startServe'));
     assert.ok(at('main worker starting') < at('worker imported'));
     assert.ok(at('worker imported') < at('worker index built'));
     assert.ok(at('worker core encoded') < at('main reply received'));

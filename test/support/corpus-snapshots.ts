@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileDigests } from '../../src/daemon/digests.ts';
 import { SpecLoader } from '../../src/daemon/loader.ts';
-import { SVC_VERSION } from '../../src/daemon/services.ts';
+import { SVC_VERSION } from '../../src/daemon/version.ts';
 import type { ImportOptions } from '../../src/import/index.ts';
 import type { ImportOutcome } from '../../src/model/index.ts';
 import { buildFingerprint, snapshotFile, snapshotKey } from '../../src/snapshot/index.ts';
