@@ -331,6 +331,24 @@ export class Catalog {
   }
 
   /**
+   * Loads the search indexes a search of `query` reads first, one at a time with the thread handed
+   * back between them and within each (a spec's index is loaded on the first search that reads it).
+   * With every API of a public directory loaded (2,639 specs) a first search read a dozen indexes in
+   * one turn: 35-50 ms on an idle machine, up to 80 over MCP on a busy one. Changes no result: a
+   * search that reads an index not loaded yet loads it itself, as before. Resolves to how many it
+   * loaded (none for one spec: its index is read by the search either way).
+   */
+  async prepareSearch(query: string, filters: SearchFilters): Promise<number> {
+    const loaded = this.#loaded;
+    const states = loaded.statesFor(filters);
+    if (states.length < 2) return 0;
+    const { parsed } = this.#read(query);
+    let count = 0;
+    for (const index of loaded.ranker.firstVisited(states, parsed)) if (await index.preload()) count++;
+    return count;
+  }
+
+  /**
    * Closest existing ids to an unknown one, best first. Narrows first (same path in another method,
    * same last segment, the search index within the spec), then compares paths: never the whole catalogue.
    */

@@ -139,19 +139,8 @@ export class ManyRanker {
     // The fuzzy fallback's time bound counts from here: what comes before it is its cost too.
     // Stryker disable next-line ArithmeticOperator,MethodExpression: speed only (a later start of the clock only lets the fallback ask more indexes)
     const started = performance.now();
-    const documents = this.#size;
-    const globalIdf = new Map<string, number>();
-    for (const t of parsed.terms) globalIdf.set(t, idf(documents, this.#terms.df(t)));
-    const expansions = this.#terms.expansions(parsed.terms);
-    const scaleFor = (index: SearchIndex) => {
-      const size = index.size;
-      return (term: string) => {
-        const local = index.df(term);
-        return local > 0 ? (globalIdf.get(term) ?? 1) / idf(size, local) : 1;
-      };
-    };
-    const positions = this.#bounds(states, parsed, globalIdf, expansions);
-    const { bound, postings, coverFactor, fit } = this.#scratch!;
+    const { scaleFor, expansions, maxIndexesSearched, order } = this.#plan(states, parsed);
+    const { bound, postings, coverFactor } = this.#scratch!;
     // Most promising index first; stop once no remaining index can reach the current top `limit`.
     // `rank`: the hit's place in its spec's list, which ties keep (equal scores from one spec stay in its order).
     const top: { r: Ranked; spec: number; rank: number }[] = [];
@@ -159,12 +148,8 @@ export class ManyRanker {
       descending(a.r.score, b.r.score) || a.spec - b.spec || a.rank - b.rank;
     let searched = 0;
     const { prune, budgetMs, budgetPostings } = this.#budget;
-    const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
     const deadline = performance.now() + budgetMs;
     let work = 0;
-    // Beside the budget, the APIs whose own words fit the query best are visited, at any number of
-    // APIs (a budget of none asks for the fewest indexes that fill the page: nothing beside them).
-    const order = new VisitOrder(positions, bound, fit, maxIndexesSearched, prune && maxIndexesSearched > 0 ? API_FIT.extraIndexes : 0);
     const extras = order.extras;
     let extraAt = 0;
     let stopped = false;
@@ -240,6 +225,43 @@ export class ManyRanker {
       top.sort(better);
     }
     return top.slice(0, limit).map((m) => m.r);
+  }
+
+  /**
+   * The indexes a ranking of `parsed` over `states` reads first, most promising first: its budget's
+   * and the best-fitting extras (the ranking may stop sooner, or read more when the page is not
+   * full). A spec's index is loaded on the first search that reads it, so a caller can load these
+   * ahead, a few at a time (Catalog.prepareSearch).
+   */
+  firstVisited(states: readonly SpecState[], parsed: ParsedQuery): SearchIndex[] {
+    if (parsed.terms.length === 0) return [];
+    const { maxIndexesSearched, order } = this.#plan(states, parsed);
+    const out: SearchIndex[] = [];
+    for (let p = order.next(); p >= 0 && out.length < maxIndexesSearched; p = order.next()) out.push(this.#all[p]!.index);
+    for (const p of order.extras) out.push(this.#all[p]!.index);
+    return out;
+  }
+
+  /** What a ranking starts from: the catalogue's word weights, each index's bound (in the scratch arrays) and the order of visits. */
+  #plan(states: readonly SpecState[], parsed: ParsedQuery) {
+    const documents = this.#size;
+    const globalIdf = new Map<string, number>();
+    for (const t of parsed.terms) globalIdf.set(t, idf(documents, this.#terms.df(t)));
+    const expansions = this.#terms.expansions(parsed.terms);
+    const scaleFor = (index: SearchIndex) => {
+      const size = index.size;
+      return (term: string) => {
+        const local = index.df(term);
+        return local > 0 ? (globalIdf.get(term) ?? 1) / idf(size, local) : 1;
+      };
+    };
+    const positions = this.#bounds(states, parsed, globalIdf, expansions);
+    const { bound, fit } = this.#scratch!;
+    const maxIndexesSearched = this.#budget.maxIndexesSearched >= 0 ? this.#budget.maxIndexesSearched : indexesSearched(MAX_INDEXES_SEARCHED, this.#all.length);
+    // Beside the budget, the APIs whose own words fit the query best are visited, at any number of
+    // APIs (a budget of none asks for the fewest indexes that fill the page: nothing beside them).
+    const order = new VisitOrder(positions, bound, fit, maxIndexesSearched, this.#budget.prune && maxIndexesSearched > 0 ? API_FIT.extraIndexes : 0);
+    return { scaleFor, expansions, maxIndexesSearched, order };
   }
 
   /**

@@ -70,14 +70,17 @@ export class SearchIndex {
     return this.#loaded().toJSON();
   }
 
-  /** Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first search. */
-  async preload(): Promise<void> {
-    if (this.#mini || !this.#data) return;
+  /**
+   * Loads MiniSearch now, in batches that leave the thread free in between, rather than on the first
+   * search. True when this call loaded it (false: it was loaded already, or a search loaded it meanwhile).
+   */
+  async preload(): Promise<boolean> {
+    if (this.#mini || !this.#data) return false;
     const mini = await loadSourceAsync(this.#data);
-    if (!this.#mini) {
-      this.#mini = mini;
-      this.#data = undefined;
-    }
+    if (this.#mini) return false;
+    this.#mini = mini;
+    this.#data = undefined;
+    return true;
   }
 
   #loaded(): MiniSearch<Doc> {

@@ -54,6 +54,9 @@ export const search = defineTool({
     if (offset + size > MAX_SEARCH_DEPTH) {
       throw new ToolInputError('search-too-deep', `search pages reach ${MAX_SEARCH_DEPTH} results deep`, 'add words or a spec, tag or method filter to narrow the search');
     }
+    // The indexes it reads first are loaded ahead, leaving the thread free in between (at hub scale a
+    // first search would otherwise load a dozen in one turn).
+    await ctx.catalog.prepareSearch(query, filters);
     const { hits, total, moreThanTotal, readAs } = ctx.catalog.searchPage(query, filters, offset, size);
     const shown = hits.map((h) => h.endpoint);
     const end = offset + shown.length;
