@@ -4,11 +4,14 @@ import { readFileSync } from 'node:fs';
 
 export const SERVER_NAME = 'svc';
 
-export const SERVER_VERSION: string = (() => {
+/** The version a package.json names; 0.0.0 when the file is missing, is not JSON or names none. */
+export function packageVersion(file: URL): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version?: string };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
   }
-})();
+}
+
+export const SERVER_VERSION: string = packageVersion(new URL('../../package.json', import.meta.url));
