@@ -178,13 +178,7 @@ export async function svcJson<T>(p: Project, args: readonly string[]): Promise<{
   }
 }
 
-export async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+export { until } from '../support/until.ts';
 
 /** `promise`, or a failure naming `what` after 15 s (a worker thread that never ends must not hang the run). */
 export async function within<T>(promise: Promise<T>, what: string): Promise<T> {

@@ -7,6 +7,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { startHttp, MCP_PATH, SSE_PATH, type HttpHandle } from '../../src/mcp/index.ts';
 import type { SessionContext } from '../../src/mcp/server.ts';
+import { until } from '../support/until.ts';
 import { rawRequest } from './raw-http.ts';
 
 const HANG_MS = 15_000;
@@ -16,13 +17,6 @@ const initialize = (name: string): string =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } } });
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 
-async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** A Streamable HTTP session opened with a raw initialize; its id. */
 async function openStreamable(http: HttpHandle, headers: Record<string, string> = {}, name = 'raw'): Promise<string> {
@@ -64,8 +58,8 @@ describe('2025-era HTTP sessions, their life', { timeout: HANG_MS }, () => {
       const sse = await openSse(http);
       assert.equal(opened, 2, 'an SSE session opened');
       assert.equal(http.sessionCount(), 2);
-      await until(() => http.sessionCount() === 0, 'the idle sweep');
-      await until(() => closed === 2, `both sessions' servers to close (closed: ${closed})`);
+      await until(() => http.sessionCount() === 0, 5000, 'the idle sweep');
+      await until(() => closed === 2, 5000, "both sessions' servers to close");
       await sse.ended;
     } finally {
       await http.close();
