@@ -1,7 +1,7 @@
 // The 2026-07-28 era over HTTP at its edges, in this process: a notification is accepted with 202
 // and no body; a request the SDK's handler refuses gets the handler's own answer and is logged as
 // this era's; a client listening (subscriptions/listen) hears tools/list_changed when the
-// catalogue changes.
+// catalogue changes, and when the server closes, its listen stream ends gracefully with nothing logged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
@@ -70,6 +70,21 @@ describe('HTTP, 2026-07-28 era, edges', { timeout: HANG_MS }, () => {
     } finally {
       await client.close();
       await http.close();
+    }
+  });
+
+  it('when the server closes, a listening client\'s stream ends gracefully (the final answer, then the end), and nothing is logged', { timeout: HANG_MS }, async () => {
+    const logs: string[] = [];
+    const http = await startHttp({ host: '127.0.0.1', port: 0, auth: { kind: 'none' }, maxBodyBytes: 1 << 20, context: () => CONTEXT, tools: [], log: (l) => logs.push(l) });
+    const client = new ModernClient({ name: 'listener', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' as const } } });
+    try {
+      await client.connect(new ModernHttp(new URL(`${http.url}${MCP_PATH}`)));
+      const subscription = await client.listen({ toolsListChanged: true });
+      await http.close();
+      assert.equal(await subscription.closed, 'graceful');
+      assert.deepEqual(logs, []);
+    } finally {
+      await client.close();
     }
   });
 });
