@@ -178,18 +178,8 @@ export async function svcJson<T>(p: Project, args: readonly string[]): Promise<{
   }
 }
 
-export { until } from '../support/until.ts';
+export { until, within } from '../support/until.ts';
 
-/** `promise`, or a failure naming `what` after 15 s (a worker thread that never ends must not hang the run). */
-export async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within 15 s`)), 15_000)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Writes `text` to `rel` under `dir`, making its folders; returns the file's path. */
 export function fileWriter(dir: string): (rel: string, text: string) => string {
