@@ -54,7 +54,7 @@ export function confirmationRound(ctx: ServerContext): ConfirmationRound {
   let question: string | undefined;
   return {
     async confirm(message) {
-      if (answered !== undefined && answered === digest(message)) {
+      if (answered === digest(message)) {
         const content = acceptedContent(ctx.mcpReq.inputResponses, CONFIRM_KEY);
         return content?.[CONFIRM_KEY] === true;
       }
