@@ -1,4 +1,8 @@
 // Small hand-made specs for catalogue tests: plain objects satisfying the model types.
+import { Loaded } from '../../src/catalog/loaded.ts';
+import type { SearchBudget } from '../../src/catalog/rank-many.ts';
+import { SpecState } from '../../src/catalog/spec-state.ts';
+import { TermHolders } from '../../src/catalog/term-holders.ts';
 import type { Endpoint, HttpMethod, ImportedSpec, Parameter, SchemaResolver } from '../../src/model/index.ts';
 import { endpointId } from '../../src/model/index.ts';
 
@@ -96,3 +100,17 @@ export function summaryScan(byDoc: readonly ({ readonly doc: number } | undefine
     return docs;
   };
 }
+
+/** A search budget that never stops a ranking: every index, no time or postings bound (pruning on). */
+export const OPEN_BUDGET: SearchBudget = { maxIndexesSearched: Infinity, prune: true, budgetMs: Infinity, budgetPostings: Infinity };
+
+/** The ranking's view of `specs` (states, word statistics, ranker), with `budget` over the open one. */
+export function loadedCatalogue(specs: readonly ImportedSpec[], budget: Partial<SearchBudget> = {}): Loaded {
+  const states = specs.map((s) => new SpecState(s));
+  const terms = new TermHolders();
+  terms.add(states);
+  return new Loaded(states, terms, { ...OPEN_BUDGET, ...budget });
+}
+
+/** Whether a spec's index is loaded (searched, or loaded ahead): unloaded, its image is still the function that builds it. */
+export const indexLoaded = (state: SpecState): boolean => typeof state.index.image().mini !== 'function';

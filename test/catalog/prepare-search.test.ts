@@ -7,13 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Catalog } from '../../src/catalog/index.ts';
-import { Loaded } from '../../src/catalog/loaded.ts';
-import type { SearchBudget } from '../../src/catalog/rank-many.ts';
+import type { Loaded } from '../../src/catalog/loaded.ts';
 import { parseQuery } from '../../src/catalog/search.ts';
-import { SpecState } from '../../src/catalog/spec-state.ts';
-import { TermHolders } from '../../src/catalog/term-holders.ts';
-import type { ImportedSpec } from '../../src/model/index.ts';
-import { spec } from './fixtures.ts';
+import { indexLoaded, loadedCatalogue, spec } from './fixtures.ts';
 
 const WORDS = ['gadgets', 'widgets', 'invoices', 'customers', 'subscriptions', 'refunds', 'payouts', 'gizmos'];
 const specsArb = fc.array(fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 6 });
@@ -24,15 +20,8 @@ const page = (c: Catalog, q: string) => {
   return [p.readAs, p.total, p.hits.map((h) => h.endpoint.id)];
 };
 
-const OPEN: SearchBudget = { maxIndexesSearched: Infinity, prune: true, budgetMs: Infinity, budgetPostings: Infinity };
-function catalogue(specs: readonly ImportedSpec[], budget: Partial<SearchBudget> = {}): Loaded {
-  const states = specs.map((s) => new SpecState(s));
-  const terms = new TermHolders();
-  terms.add(states);
-  return new Loaded(states, terms, { ...OPEN, ...budget });
-}
-/** Whether each spec's index is loaded: unloaded, its image is still the function that builds it. */
-const loadedNow = (loaded: Loaded) => loaded.states.map((s) => typeof s.index.image().mini !== 'function');
+const catalogue = loadedCatalogue;
+const loadedNow = (loaded: Loaded) => loaded.states.map(indexLoaded);
 const twins = (n: number) => Array.from({ length: n }, (_, i) => spec(`twin${i}`, [{ method: 'GET', path: '/widgets', summary: 'List widgets' }, { method: 'GET', path: '/widgets/{id}', summary: 'Get a widget' }]));
 
 describe('loading ahead what a search reads first', () => {

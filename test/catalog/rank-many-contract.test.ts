@@ -6,25 +6,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Loaded } from '../../src/catalog/loaded.ts';
+import type { Loaded } from '../../src/catalog/loaded.ts';
 import type { SearchBudget } from '../../src/catalog/rank-many.ts';
 import { parseQuery } from '../../src/catalog/search.ts';
-import { SpecState } from '../../src/catalog/spec-state.ts';
-import { TermHolders } from '../../src/catalog/term-holders.ts';
 import { type ImportedSpec, endpointId } from '../../src/model/index.ts';
-import { type EndpointInput, spec } from './fixtures.ts';
+import { type EndpointInput, indexLoaded, loadedCatalogue, spec } from './fixtures.ts';
 
-const OPEN: SearchBudget = { maxIndexesSearched: Infinity, prune: true, budgetMs: Infinity, budgetPostings: Infinity };
+const catalogue = loadedCatalogue;
 
-function catalogue(specs: readonly ImportedSpec[], budget: Partial<SearchBudget> = {}): Loaded {
-  const states = specs.map((s) => new SpecState(s));
-  const terms = new TermHolders();
-  terms.add(states);
-  return new Loaded(states, terms, { ...OPEN, ...budget });
-}
-
-/** Whether each spec's index has been searched (loaded) yet: unloaded, its image is still the function that builds it. */
-const searched = (loaded: Loaded) => loaded.states.map((s) => typeof s.index.image().mini !== 'function');
+const searched = (loaded: Loaded) => loaded.states.map(indexLoaded);
 
 const rank = (loaded: Loaded, query: string, limit: number) =>
   loaded.ranker.rank(loaded.states, parseQuery(query), limit, () => true, true).map((r) => `${r.entry.endpoint.id} ${r.score}`);

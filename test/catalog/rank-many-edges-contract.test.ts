@@ -4,22 +4,15 @@
 // index does not hold weighing in that index as in the index alone.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Loaded } from '../../src/catalog/loaded.ts';
+import type { Loaded } from '../../src/catalog/loaded.ts';
 import type { SearchBudget } from '../../src/catalog/rank-many.ts';
 import { parseQuery } from '../../src/catalog/search.ts';
-import { SpecState } from '../../src/catalog/spec-state.ts';
-import { TermHolders } from '../../src/catalog/term-holders.ts';
 import type { ImportedSpec } from '../../src/model/index.ts';
-import { spec } from './fixtures.ts';
+import { indexLoaded, loadedCatalogue, spec } from './fixtures.ts';
 
-function catalogue(specs: readonly ImportedSpec[], budget: Partial<SearchBudget> = {}): Loaded {
-  const states = specs.map((s) => new SpecState(s));
-  const terms = new TermHolders();
-  terms.add(states);
-  return new Loaded(states, terms, { maxIndexesSearched: -1, prune: true, budgetMs: Infinity, budgetPostings: Infinity, ...budget });
-}
+const catalogue = (specs: readonly ImportedSpec[], budget: Partial<SearchBudget> = {}): Loaded => loadedCatalogue(specs, { maxIndexesSearched: -1, ...budget });
 
-const searchedNames = (loaded: Loaded) => loaded.states.filter((s) => typeof s.index.image().mini !== 'function').map((s) => s.spec.name);
+const searchedNames = (loaded: Loaded) => loaded.states.filter(indexLoaded).map((s) => s.spec.name);
 
 describe('a search over several specs, at its edges', () => {
   it('visits the best-fitting API beyond its budget at any number of APIs', () => {
