@@ -15,7 +15,8 @@ function isWildcard(host: string): boolean {
   return h === '0.0.0.0' || h === '::' || h === '';
 }
 
-function stripBrackets(host: string): string {
+/** `[::1]` -> `::1`; any other host as it is. */
+export function stripBrackets(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 

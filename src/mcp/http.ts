@@ -18,7 +18,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { DEFAULTS } from '../config/types.ts';
 import { SvcError } from '../model/errors.ts';
 import { BodyTooLarge, readBody } from './body.ts';
-import { checkHostAndOrigin, isLoopbackHost, tokenChecker } from './guard.ts';
+import { checkHostAndOrigin, isLoopbackHost, stripBrackets, tokenChecker } from './guard.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
 import { SessionTable, clientKey, type SessionEntry } from './sessions.ts';
 import type { HttpAuth } from './token.ts';
@@ -76,7 +76,6 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 }
 
 function displayHost(host: string): string {
-  // Stryker disable next-line MethodExpression: no bound host starts with '[': listen() takes no bracketed address (ENOTFOUND)
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
@@ -154,6 +153,10 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+    // The transport refused the initialize (406 without `Accept: text/event-stream`, 400 for a batch
+    // holding more than it): no session was made, so its server goes now. Kept, every refused
+    // initialize would hold a server and count as a session opened that never closes.
+    if (transport.sessionId === undefined) await server.close();
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -283,7 +286,8 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   http.headersTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(options.port, options.host, () => {
+    // `[::1]`, as a URL writes it, is a host the config takes; listen() takes the bare address.
+    http.listen(options.port, stripBrackets(options.host), () => {
       // Stryker disable next-line StringLiteral: once listening, a late reject settles nothing (the promise is settled)
       http.off('error', reject);
       resolve();
