@@ -2,7 +2,7 @@
 // Flags override svc.yaml's `serve` keys. In stdio mode stdout carries MCP only; every human
 // message goes to stderr.
 import module from 'node:module';
-import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
+import { bareHost, configFromFiles, loadConfig, type Config } from '../config/index.ts';
 import { SvcError } from '../model/errors.ts';
 import { checkPortFree } from './port-check.ts';
 import { safeText } from '../model/safe-text.ts';
@@ -25,11 +25,12 @@ export function applyServeFlags(config: Config, options: Readonly<Record<string,
   const host = options['host'];
   if (host !== undefined) {
     if (typeof host !== 'string' || host === '') throw new SvcError('bad-flag', '--host needs an address, e.g. 127.0.0.1');
-    serve.host = host;
+    serve.host = bareHost(host);
   }
   const port = options['port'];
   if (port !== undefined) {
-    const n = typeof port === 'number' ? port : Number(port);
+    // Digits only: Number() would read an empty value as 0 (any free port) and `0x50` as 80.
+    const n = typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port) ? Number(port) : Number.NaN;
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new SvcError('bad-flag', `--port must be a whole number from 0 to 65535, not "${String(port)}"`);
     serve.port = n;
   }

@@ -146,7 +146,7 @@ function readServe(r: Reader, at: Located | undefined): ServeConfig {
   // `sse` is the older name of the HTTP mode (it serves Streamable HTTP and legacy SSE alike).
   const named = get('transport', (v) => r.oneOf(v, ['stdio', 'http', 'sse'] as const), DEFAULT_SERVE.transport);
   const transport = named === 'sse' ? 'http' : named;
-  const host = get('host', (v) => r.string(v, 'a host name or IP address'), DEFAULT_SERVE.host);
+  const host = bareHost(get('host', (v) => r.string(v, 'a host name or IP address'), DEFAULT_SERVE.host));
   const port = get('port', (v) => r.integer(v, 0, 65_535), DEFAULT_SERVE.port);
   const auth = get('auth', (v) => r.oneOf(v, ['token', 'none'] as const), DEFAULT_SERVE.auth);
   const allowedOrigins = get('allowedOrigins', (v) => readOrigins(r, v), DEFAULT_SERVE.allowedOrigins);
@@ -247,7 +247,15 @@ function relativeTo(dir: string, file: string): string {
 }
 
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * A host as listen() takes it: an IPv6 address written in brackets, as in a URL (`[::1]`), without
+ * them (`::1`); any other host as it is. The URL the daemon names puts them back.
+ */
+export function bareHost(host: string): string {
+  return host.length > 2 && host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 function sortProblems(problems: readonly ConfigProblem[]): ConfigProblem[] {
