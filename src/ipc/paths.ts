@@ -62,9 +62,18 @@ export function configKey(absoluteConfig: string): string {
   return createHash('sha256').update(real).digest('hex').slice(0, 12);
 }
 
+/**
+ * A user name as it goes into a pipe name: letters, digits, `_`, `.` and `-` are kept, every other
+ * character becomes `_` (a backslash among them: the name cannot reach into another pipe path), and
+ * an empty name is `user`.
+ */
+export function pipeUserName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+}
+
 function userName(): string {
   try {
-    return userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+    return pipeUserName(userInfo().username);
   } catch {
     return 'user';
   }
@@ -140,6 +149,7 @@ export function ensurePrivateDir(dir: string): void {
     }
   }
   // Just made by us: only the umask can have narrowed the mode, so setting it is safe.
+  // Stryker disable next-line ConditionalExpression: setting 0700 on a folder that is 0700 already changes nothing
   if (created && (lstatSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
   verifyPrivateDir(dir);
 }
