@@ -1,4 +1,5 @@
-// Temp folders and raw socket peers for one IPC test file, all removed when the file's tests end.
+// Temp folders and raw socket peers for one IPC test file, all removed when the file's tests end,
+// and a bounded wait.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,4 +40,13 @@ export function socketScratch(prefix: string): SocketScratch {
       await new Promise<void>((r) => server.listen(path, r));
     },
   };
+}
+
+/** Waits until `ok()` holds, checking every 5 ms; fails naming `what` after `ms`. */
+export async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

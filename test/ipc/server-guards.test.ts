@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { maxSocketPathBytes } from '../../src/ipc/paths.ts';
 import { DaemonRunningError, IpcServer, type Handler } from '../../src/ipc/server.ts';
 import { SvcError } from '../../src/model/errors.ts';
-import { socketScratch } from './scratch.ts';
+import { socketScratch, until } from './scratch.ts';
 import { killedSocketHolder } from './stale-socket.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
@@ -19,14 +19,6 @@ const skipNotRoot = typeof process.getuid === 'function' && process.getuid() ===
 const HANG_MS = 15_000;
 const { temp } = socketScratch('svc-sguard-');
 const line = (m: unknown): string => `${JSON.stringify(m)}\n`;
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('claiming the socket path', { skip, timeout: HANG_MS }, () => {
   it('a stale socket of another user at the path is refused and left as it was, never taken over', { skip: skipNotRoot, timeout: HANG_MS }, async () => {
