@@ -45,7 +45,7 @@ describe('claiming the socket path', { skip, timeout: HANG_MS }, () => {
       assert.equal(started.length, 1);
       const refused = results.find((r) => r.status === 'rejected')!.reason as unknown;
       assert.ok(refused instanceof DaemonRunningError, String(refused));
-      assert.deepEqual([refused.message, refused.pid], [`a daemon is already serving on ${path}`, undefined]);
+      assert.deepEqual([refused.code, refused.message, refused.pid], ['daemon-running', `a daemon is already serving on ${path}`, undefined]);
       assert.equal(existsSync(path), true);
     } finally {
       await Promise.all(started.map((s) => s.close()));
