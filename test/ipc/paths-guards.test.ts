@@ -22,7 +22,7 @@ import {
   verifyTargetDir,
   type SocketTarget,
 } from '../../src/ipc/paths.ts';
-import { socketScratch } from './scratch.ts';
+import { inFolder, socketScratch } from './scratch.ts';
 
 const unix = process.platform === 'win32' || typeof process.getuid !== 'function' ? 'Unix only' : false;
 const me = typeof process.getuid === 'function' ? process.getuid() : -1;
@@ -37,17 +37,6 @@ function withoutUserIds<T>(fn: () => T): T {
     return fn();
   } finally {
     Object.defineProperty(process, 'getuid', own);
-  }
-}
-
-/** Runs `fn` in `dir` as the working folder, then goes back. */
-function inFolder<T>(dir: string, fn: () => T): T {
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    return fn();
-  } finally {
-    process.chdir(cwd);
   }
 }
 
@@ -147,9 +136,9 @@ describe('Windows pipe names on this system', { skip: unix }, () => {
     }
   });
 
-  it('a pipe name is never checked or prepared as a file here, not even where a file of that name exists', () => {
+  it('a pipe name is never checked or prepared as a file here, not even where a file of that name exists', async () => {
     const dir = looseFolder();
-    inFolder(dir, () => {
+    await inFolder(dir, () => {
       writeFileSync('\\\\.\\pipe\\x', 'not a socket');
       verifySocketOwner('\\\\.\\pipe\\x', me + 1);
       preparePrivateSocketDir(pipes, daemonSocketPath(pipes, 7));
@@ -158,9 +147,9 @@ describe('Windows pipe names on this system', { skip: unix }, () => {
     assert.deepEqual(readdirSync(dir), ['\\\\.\\pipe\\x']);
   });
 
-  it('lists the pipes whose names start with the target prefix, as pipe paths; none where pipes cannot be listed', () => {
+  it('lists the pipes whose names start with the target prefix, as pipe paths; none where pipes cannot be listed', async () => {
     const dir = temp();
-    inFolder(dir, () => {
+    await inFolder(dir, () => {
       // What readdir of \\.\pipe\ gives on Windows is, on this system, a folder of that name.
       mkdirSync('\\\\.\\pipe\\');
       for (const name of ['svc-u-0123456789ab-12', 'svc-u-0123456789ab-3-2', 'svc-u-ffffffffffff-12', 'x-svc-u-0123456789ab-1', 'svc-u-0123456789ab']) {
@@ -169,7 +158,7 @@ describe('Windows pipe names on this system', { skip: unix }, () => {
       assert.deepEqual(listSockets(pipes).sort(), ['\\\\.\\pipe\\svc-u-0123456789ab-12', '\\\\.\\pipe\\svc-u-0123456789ab-3-2']);
     });
     // Nor is a pipe prefix ever read as a folder, though a folder of that name holds a socket name.
-    inFolder(temp(), () => {
+    await inFolder(temp(), () => {
       mkdirSync(pipes.dir);
       writeFileSync(join(pipes.dir, '12.sock'), '');
       assert.deepEqual(listSockets(pipes), []);

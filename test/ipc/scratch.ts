@@ -1,5 +1,5 @@
 // Temp folders and raw socket peers for one IPC test file, all removed when the file's tests end,
-// and a bounded wait.
+// a bounded wait, and work done in another working folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,5 +48,21 @@ export async function until(what: string, ok: () => boolean, ms = 10_000): Promi
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * Runs `fn` with `dir` as the working folder and goes back when it is done. A Windows pipe name
+ * (`\\.\pipe\...`) is a relative file name on this system, so this is where tests put what such
+ * names would find. Nothing else of the test file may run meanwhile (node:test runs a file's tests
+ * one after the other).
+ */
+export async function inFolder<T>(dir: string, fn: () => T | Promise<T>): Promise<T> {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    return await fn();
+  } finally {
+    process.chdir(cwd);
   }
 }
