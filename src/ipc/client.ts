@@ -19,6 +19,7 @@ import {
 export class IpcRemoteError extends SvcError {
   readonly socket: string;
   constructor(socket: string, body: ErrorBody) {
+    // Stryker disable next-line ConditionalExpression: SvcError keeps no hint for { hint: undefined }, the same as for no options
     super(body.code, body.message, body.hint !== undefined ? { hint: body.hint } : undefined);
     this.socket = socket;
   }
@@ -68,6 +69,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
     const decoder = new LineDecoder(options.maxReplyBytes ?? MAX_REPLY_BYTES);
     let settled = false;
     const finish = (error: Error | undefined, result?: unknown): void => {
+      // Stryker disable next-line ConditionalExpression: a second call only repeats clearTimeout and destroy and settles an already settled promise
       if (settled) return;
       // Stryker disable next-line BooleanLiteral: a second call only repeats clearTimeout and destroy and settles an already settled promise
       settled = true;
@@ -79,6 +81,7 @@ export function request<M extends Method>(socketPath: string, method: M, params:
     const timer = setTimeout(() => finish(new IpcConnectError(socketPath, 'timeout', `no reply to ${method} within ${timeoutMs} ms`)), timeoutMs);
     socket.on('connect', () => socket.write(encodeLine({ v: PROTOCOL_VERSION, id, method, params })));
     socket.on('error', (error: NodeJS.ErrnoException) => {
+      // Stryker disable next-line StringLiteral: a socket's errors always carry a code; the fallback is for one that would not
       const reason = error.code ?? 'error';
       const message =
         reason === 'ECONNREFUSED' ? 'no daemon listens on this socket (stale)'
@@ -176,6 +179,7 @@ export async function requestAll<M extends Method>(
       try {
         return { socket: d.socket, pid: d.ping.pid, ok: true, result: await request(d.socket, method, params, options) };
       } catch (error) {
+        // Stryker disable next-line StringLiteral: request rejects only with SvcErrors (IpcConnectError, IpcRemoteError, UnsafeSocketPathError); the wrap is for one that would not
         const err = error instanceof SvcError ? error : new SvcError('internal', error instanceof Error ? error.message : String(error));
         return { socket: d.socket, pid: d.ping.pid, ok: false, error: err };
       }
