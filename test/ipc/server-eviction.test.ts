@@ -1,6 +1,7 @@
 // Which connection makes room at the connection cap (1024), over real Unix sockets in this process:
-// the one that sent nothing for longest, where a line still arriving counts as activity; when every
-// connection has a request in flight none is closed and the newcomer is served all the same.
+// the one that sent nothing for longest, where a line still arriving counts as activity and a
+// connection its client closed is no candidate; when every connection has a request in flight none
+// is closed and the newcomer is served all the same.
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -71,6 +72,19 @@ describe('IPC server making room at the connection cap', { skip, timeout: HANG_M
       peer(server.path);
       await until('a connection closed', () => sending!.closed || silent!.closed);
       assert.deepEqual([sending!.closed, silent!.closed], [false, true]);
+    });
+  });
+
+  it('a connection its client closed is no candidate: at the cap the next newcomer closes the one silent longest of those still open', { timeout: HANG_MS }, async () => {
+    await withServer({ ping: () => 'pong' }, async (server) => {
+      const held = await fill(server, CAP);
+      held[0]!.socket.destroy();
+      await until('the first gone', () => server.connections === CAP - 1);
+      await fill(server, CAP);
+      peer(server.path);
+      await until('a connection closed by the daemon', () => held.slice(1).some((p) => p.closed));
+      assert.deepEqual(held.flatMap((p, i) => (p.closed ? [i] : [])), [0, 1]);
+      await until('the count back at the cap', () => server.connections === CAP);
     });
   });
 
