@@ -1,10 +1,11 @@
 // The runtime folder and socket checks of src/ipc/paths.ts at the edges the contract tests leave
 // out: every mode and owner a folder can have (only 0700 and this user pass, and a refused folder is
 // left as it was), a system without user ids (as on Windows: nothing to compare an owner with), and
-// Windows pipe names, which are never taken for files of this system.
+// Windows pipe names, which are never taken for files of this system, and carry the user's name
+// (or `user` for a uid the system has no account for).
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SvcError } from '../../src/model/errors.ts';
@@ -125,6 +126,18 @@ describe('Windows pipe names on this system', { skip: unix }, () => {
         assert.match(safe, /^[A-Za-z0-9_.-]+$/);
       }),
     );
+  });
+
+  it('a user the system has no entry for (a bare uid, as in a container) is named user in the pipe prefix', { skip: canChown ? false : 'needs root to act as another user' }, () => {
+    // A uid no account has: the system cannot name it.
+    process.seteuid!(3_999_999);
+    let target: SocketTarget;
+    try {
+      target = socketTarget({ configFile: 'C:/a/svc.yaml', env: {}, cwd: '/w', platform: 'win32' });
+    } finally {
+      process.seteuid!(0);
+    }
+    assert.deepEqual(target, { kind: 'dir', dir: `\\\\.\\pipe\\svc-user-${configKey(resolve('/w', 'C:/a/svc.yaml'))}-`, source: 'default' });
   });
 
   it('only a name that starts with \\\\.\\pipe\\ or \\\\?\\pipe\\ (any case) is a pipe; any other name is a path resolved against cwd', () => {
