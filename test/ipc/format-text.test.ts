@@ -64,6 +64,11 @@ test('status of a busy HTTP daemon shows every part: transport, auth, update in 
   ].join('\n'));
 });
 
+test('the event loop line adds the delay while updates ran, with the most CPU time between two turns', () => {
+  const text = formatStatus(baseStatus({ eventLoop: { p99Ms: 12, maxMs: 30, updates: { p99Ms: 40, maxMs: 250, maxCpuMs: 180 } } }));
+  assert.deepEqual(text.split('\n').filter((l) => l.includes('event loop')), ['  event loop delay: p99 12 ms, max 30 ms; while updating: p99 40 ms, max 250 ms (180 ms of CPU time)']);
+});
+
 test('status of a quiet stdio daemon leaves out what does not apply', () => {
   const status = baseStatus({
     uptimeMs: 59_999,
