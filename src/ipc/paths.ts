@@ -148,9 +148,9 @@ export function ensurePrivateDir(dir: string): void {
       });
     }
   }
-  // Just made by us: only the umask can have narrowed the mode, so setting it is safe.
-  // Stryker disable next-line ConditionalExpression: setting 0700 on a folder that is 0700 already changes nothing
-  if (created && (lstatSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  // Just made by us: only the umask can have narrowed the mode (one that takes the owner's own
+  // bits), so setting it is safe; a folder that was there is judged as it is, never repaired.
+  if (created) chmodSync(dir, 0o700);
   verifyPrivateDir(dir);
 }
 
