@@ -132,17 +132,6 @@ describe('private folders', { skip: unix }, () => {
     ensurePrivateDir(d);
   });
 
-  it('creates a missing folder 0700 under a umask that takes the owner\'s own bits (it comes out 0500)', () => {
-    const d = join(temp(), 'run');
-    const old = process.umask(0o277);
-    try {
-      ensurePrivateDir(d);
-    } finally {
-      process.umask(old);
-    }
-    verifyPrivateDir(d);
-  });
-
   it('refuses a folder open to others, naming its mode; never repairs one it did not create', () => {
     const d = join(temp(), 'open');
     mkdirSync(d, { mode: 0o755 });
