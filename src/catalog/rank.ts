@@ -75,6 +75,7 @@ export class SearchIndex {
    * search. True when this call loaded it (false: it was loaded already, or a search loaded it meanwhile).
    */
   async preload(): Promise<boolean> {
+    // Stryker disable next-line LogicalOperator: `#data` is set until `#mini` is, so the two are never both unset
     if (this.#mini || !this.#data) return false;
     const mini = await loadSourceAsync(this.#data);
     if (this.#mini) return false;

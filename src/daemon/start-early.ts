@@ -35,7 +35,7 @@ export function beginStart(config: Config, options: EarlyStartOptions = {}): Ear
   const svcVersion = buildFingerprint().then((build) => `${SVC_VERSION}+${build}`);
   // (Never rejects; a fingerprint that cannot be made is said when the specs load.)
   const warming = svcVersion.then(
-    // Stryker disable next-line ArrowFunction: the cold start only begins imports early; the loader imports every spec it did not begin
+    // Stryker disable next-line ArrowFunction,ObjectLiteral: the cold start only begins imports early; the loader imports every spec it did not begin
     (version) => coldStart.begin(snapshots, version, config.specs.map((sc) => ({ file: sc.path, options: importOptions(sc, config) }))),
     () => {},
   );

@@ -78,6 +78,17 @@ describe('loading ahead what a search reads first', () => {
     assert.equal(await first.preload(), false, 'loaded: nothing left to do');
   });
 
+  it('names the best-fitting API beyond its budget as well (the ranking\'s extras)', () => {
+    const alike = Array.from({ length: 5 }, (_, i) =>
+      spec(`a${i}`, [{ method: 'GET', path: `/things${i}`, summary: 'widgets' }, ...Array.from({ length: 4 }, (_, j) => ({ method: 'GET' as const, path: `/o${j}`, summary: 'other stuff' }))]),
+    );
+    const fit = spec('fit', Array.from({ length: 3 }, (_, j) => ({ method: 'GET' as const, path: `/w${j}`, summary: 'Things', description: 'widgets lorem ipsum dolor sit amet consectetur adipiscing elit' })));
+    const loaded = catalogue([...alike, fit], { maxIndexesSearched: 2 });
+    const first = loaded.ranker.firstVisited(loaded.states, parseQuery('widgets'));
+    assert.equal(first.length, 3, 'the budget\'s two and one extra');
+    assert.equal(first.at(-1), loaded.states.at(-1)!.index, 'the extra is the API that fits best');
+  });
+
   it('never names an index that holds none of the query\'s words', () => {
     const loaded = catalogue([spec('shop', [{ method: 'GET', path: '/widgets', summary: 'List widgets' }]), spec('bank', [{ method: 'GET', path: '/payouts', summary: 'List payouts' }])], { maxIndexesSearched: 4 });
     assert.deepEqual(loaded.ranker.firstVisited(loaded.states, parseQuery('list widgets')), [loaded.states[0]!.index]);
@@ -88,9 +99,12 @@ describe('loading ahead what a search reads first', () => {
     const many = new Catalog(specsOf([['widgets'], ['gadgets'], ['widgets', 'refunds']]), { english: { has: () => false } });
     assert.equal(await many.prepareSearch('widgets', {}), 2, 'the two specs that say widgets');
     assert.equal(await many.prepareSearch('widgets', {}), 0, 'loaded already');
+    assert.equal(await many.prepareSearch('the of and', {}), 0, 'no word to search by');
     assert.equal(await many.prepareSearch('gadgets', { spec: 'api1' }), 0, 'one spec by the filter');
     const one = new Catalog(specsOf([['widgets']]), { english: { has: () => false } });
     assert.equal(await one.prepareSearch('widgets', {}), 0);
+    const two = new Catalog(specsOf([['widgets'], ['widgets']]), { english: { has: () => false } });
+    assert.equal(await two.prepareSearch('widgets', {}), 2, 'from two specs on');
     assert.deepEqual(page(many, 'widgets')[2], ['api0:GET:/widgets', 'api2:GET:/widgets']);
     assert.deepEqual(page(one, 'widgets')[2], ['api0:GET:/widgets']);
   });

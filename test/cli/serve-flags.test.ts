@@ -48,8 +48,9 @@ describe('svc serve flags', () => {
       }),
       { numRuns: 50 },
     );
+    for (const port of [0, 65_535, '0', '65535']) assert.equal(applyServeFlags(config, { port }).serve.port, Number(port), String(port));
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: 65_536 }), fc.integer({ max: -1 }), fc.double({ noInteger: true }), fc.constantFrom('http', '', ' ', '1e9', 'NaN', '0x50', '8.0', '-1', true)), (port) => {
+      fc.property(fc.oneof(fc.integer({ min: 65_536 }), fc.integer({ max: -1 }), fc.double({ noInteger: true }), fc.constantFrom('http', '', ' ', '1e9', 'NaN', '0x50', '8.0', '-1', '65536', true)), (port) => {
         usageError(() => applyServeFlags(config, { port }), '--port');
       }),
       { numRuns: 50 },

@@ -66,7 +66,7 @@ describe('serve.host in brackets', () => {
       }),
       { numRuns: 40 },
     );
-    for (const host of ['[]', '[::1]:80', 'example.com', '::1', '127.0.0.1']) {
+    for (const host of ['[]', '[::1]:80', 'fe80::1]', '[fe80::1', 'example.com', '::1', '127.0.0.1']) {
       const c = await parseConfig(`serve:\n  transport: http\n  host: ${JSON.stringify(host)}\nspecs: [specs/pets.yaml]\n`, pets.config());
       assert.equal(c.serve.host, host, host);
     }
