@@ -2,7 +2,8 @@
 // Flags override svc.yaml's `serve` keys. In stdio mode stdout carries MCP only; every human
 // message goes to stderr.
 import module from 'node:module';
-import { bareHost, configFromFiles, loadConfig, type Config } from '../config/index.ts';
+import { configFromFiles, loadConfig, type Config } from '../config/index.ts';
+import { bareHost } from '../model/host.ts';
 import { SvcError } from '../model/errors.ts';
 import { checkPortFree } from './port-check.ts';
 import { safeText } from '../model/safe-text.ts';

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError, type ConfigProblem } from '../model/errors.ts';
+import { bareHost } from '../model/host.ts';
 import { defaultSpecName, safeName } from './names.ts';
 import { Reader, type Located } from './reader.ts';
 import { readSpec, specDefaults, type DraftSpec } from './spec-entry.ts';
@@ -250,13 +251,6 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/**
- * A host as listen() takes it: an IPv6 address written in brackets, as in a URL (`[::1]`), without
- * them (`::1`); any other host as it is. The URL the daemon names puts them back.
- */
-export function bareHost(host: string): string {
-  return host.length > 2 && host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
 
 function sortProblems(problems: readonly ConfigProblem[]): ConfigProblem[] {
   return [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

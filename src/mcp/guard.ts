@@ -2,23 +2,20 @@
 // asks for) and the bearer token. The SDK's own allowedHosts options are deprecated; these are ours.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { bareHost } from '../model/host.ts';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
 export function isLoopbackHost(host: string): boolean {
-  const h = stripBrackets(host.toLowerCase());
+  const h = bareHost(host.toLowerCase());
   return LOOPBACK_NAMES.has(h) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h.endsWith('.localhost');
 }
 
 function isWildcard(host: string): boolean {
-  const h = stripBrackets(host);
+  const h = bareHost(host);
   return h === '0.0.0.0' || h === '::' || h === '';
 }
 
-/** `[::1]` -> `::1`; any other host as it is. */
-export function stripBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
 
 /** `example.com:8080` -> `example.com`; `[::1]:80` -> `::1`. */
 export function hostnameOf(hostHeader: string): string {
@@ -44,7 +41,7 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: GuardPolicy): s
   const hostHeader = req.headers.host;
   if (!hostHeader) return 'missing Host header';
   const hostname = hostnameOf(hostHeader);
-  const bind = stripBrackets(policy.bindHost.toLowerCase());
+  const bind = bareHost(policy.bindHost.toLowerCase());
   // An origin that does not parse allows no host (not even an empty one, as `Host: :80` gives).
   const extraHosts = policy.allowedOrigins.flatMap((o) => {
     try {
@@ -56,7 +53,7 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: GuardPolicy): s
   });
   // On loopback only local names are accepted: a page whose DNS name was rebound to 127.0.0.1
   // still sends its own name as Host. Other binds need a token anyway (see checkToken).
-  const hostOk = isLoopbackHost(hostname) || hostname === bind || extraHosts.includes(stripBrackets(hostname)) || (!isLoopbackHost(bind) && isWildcard(bind));
+  const hostOk = isLoopbackHost(hostname) || hostname === bind || extraHosts.includes(bareHost(hostname)) || (!isLoopbackHost(bind) && isWildcard(bind));
   if (!hostOk) return `Host "${hostHeader}" is not allowed`;
 
   const origin = req.headers.origin;
@@ -69,7 +66,7 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: GuardPolicy): s
   }
   if (isLoopbackHost(url.hostname)) return undefined;
   if (policy.allowedOrigins.some((o) => o.replace(/\/+$/, '').toLowerCase() === url.origin.toLowerCase())) return undefined;
-  if (!isLoopbackHost(bind) && stripBrackets(url.hostname.toLowerCase()) === bind) return undefined;
+  if (!isLoopbackHost(bind) && bareHost(url.hostname.toLowerCase()) === bind) return undefined;
   return `Origin "${origin}" is not allowed`;
 }
 

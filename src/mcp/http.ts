@@ -17,8 +17,9 @@ import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextpr
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { DEFAULTS } from '../config/types.ts';
 import { SvcError } from '../model/errors.ts';
+import { bareHost } from '../model/host.ts';
 import { BodyTooLarge, readBody } from './body.ts';
-import { checkHostAndOrigin, isLoopbackHost, stripBrackets, tokenChecker } from './guard.ts';
+import { checkHostAndOrigin, isLoopbackHost, tokenChecker } from './guard.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
 import { SessionTable, clientKey, type SessionEntry } from './sessions.ts';
 import type { HttpAuth } from './token.ts';
@@ -287,7 +288,7 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     // `[::1]`, as a URL writes it, is a host the config takes; listen() takes the bare address.
-    http.listen(options.port, stripBrackets(options.host), () => {
+    http.listen(options.port, bareHost(options.host), () => {
       // Stryker disable next-line StringLiteral: once listening, a late reject settles nothing (the promise is settled)
       http.off('error', reject);
       resolve();
