@@ -294,6 +294,11 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       resolve();
     });
   });
+  // Once listening, a server emits 'error' only when accept() fails (libuv meets EMFILE by accepting
+  // and closing the connection, so that one never arrives); without a listener it would be thrown
+  // and end the daemon with every session. Logged, and the server keeps serving, as the IPC server does.
+  // Stryker disable next-line StringLiteral,ArrowFunction,CallExpression: no input makes accept() fail here (see above)
+  http.on('error', (error) => log(`http: ${error.message}`));
   const port = (http.address() as AddressInfo).port;
   const url = `http://${displayHost(options.host)}:${port}`;
 
