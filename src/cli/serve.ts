@@ -8,7 +8,7 @@ import { SvcError } from '../model/errors.ts';
 import { checkPortFree } from './port-check.ts';
 import { safeText } from '../model/safe-text.ts';
 import { handleShutdownSignals } from '../daemon/signals.ts';
-import { removeSocketFile } from '../ipc/server.ts';
+import { removeSocketFile } from '../ipc/socket-file.ts';
 import type { CommandContext } from './types.ts';
 import { traceStep } from '../daemon/start-trace.ts';
 import { saveCodeCache } from './code-cache.ts';

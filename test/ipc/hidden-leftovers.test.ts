@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { HIDDEN_LEFTOVER_AGE_MS, hiddenLeftovers } from '../../src/ipc/server.ts';
+import { HIDDEN_LEFTOVER_AGE_MS, hiddenLeftovers } from '../../src/ipc/socket-file.ts';
 import { socketScratch } from './scratch.ts';
 import { killedSocketHolder } from './stale-socket.ts';
 

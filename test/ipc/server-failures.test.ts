@@ -8,7 +8,8 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { request } from '../../src/ipc/client.ts';
-import { DaemonRunningError, HIDDEN_LEFTOVER_AGE_MS, hiddenLeftovers, IpcServer } from '../../src/ipc/server.ts';
+import { IpcServer } from '../../src/ipc/server.ts';
+import { DaemonRunningError, HIDDEN_LEFTOVER_AGE_MS, hiddenLeftovers } from '../../src/ipc/socket-file.ts';
 import { inFolder, socketScratch, until } from './scratch.ts';
 import { killedSocketHolder } from './stale-socket.ts';
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from '../../src/ipc/client.ts';
-import { DaemonRunningError, IpcServer, removeSocketFile, type Handler } from '../../src/ipc/server.ts';
+import { IpcServer, type Handler } from '../../src/ipc/server.ts';
+import { DaemonRunningError, removeSocketFile } from '../../src/ipc/socket-file.ts';
 import { SvcError } from '../../src/model/errors.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;

@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { request } from '../../src/ipc/client.ts';
 import { listSockets, maxSocketPathBytes, socketTarget } from '../../src/ipc/paths.ts';
 import { PROTOCOL_VERSION } from '../../src/ipc/protocol.ts';
-import { DaemonRunningError, HIDDEN_LEFTOVER_AGE_MS, IpcServer, bindingPath, hiddenLeftovers, linkIntoPlace } from '../../src/ipc/server.ts';
+import { IpcServer } from '../../src/ipc/server.ts';
+import { DaemonRunningError, HIDDEN_LEFTOVER_AGE_MS, bindingPath, hiddenLeftovers, linkIntoPlace } from '../../src/ipc/socket-file.ts';
 import { socketScratch } from './scratch.ts';
 import { killedSocketHolder } from './stale-socket.ts';
 

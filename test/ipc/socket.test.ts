@@ -5,7 +5,8 @@ import { mkdtempSync, statSync, existsSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
-import { IpcServer, DaemonRunningError } from '../../src/ipc/server.ts';
+import { IpcServer } from '../../src/ipc/server.ts';
+import { DaemonRunningError } from '../../src/ipc/socket-file.ts';
 import { request, discover, probe, IpcRemoteError } from '../../src/ipc/client.ts';
 import { socketTarget, checkSocketPath, daemonSocketPath, listSockets } from '../../src/ipc/paths.ts';
 import { SvcError } from '../../src/model/errors.ts';
