@@ -26,12 +26,14 @@ import { FileDigests } from '../src/daemon/digests.ts';
 import { SpecLoader } from '../src/daemon/loader.ts';
 import { importSpec } from '../src/import/index.ts';
 import type { ImportedSpec } from '../src/model/index.ts';
+import { parseAndIndex } from './floor-index.mjs';
 import { githubDescription } from './import.bench.ts';
 import { cpuMs, fullGc, procMemory } from './proc.ts';
 import { hubStartup } from './startup-hub.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SVC = path.join(REPO, 'bin', 'svc.js');
+const FLOOR = path.join(REPO, 'bench', 'floor.mjs');
 const PEER = '@ivotoby/openapi-mcp-server';
 const PEER_VERSION = '1.16.1';
 const PEER_DIR = path.join(REPO, '.cache', 'peer');
@@ -162,6 +164,11 @@ function traceTable(title: string, steps: readonly Step[]): string[] {
 function svcStart(config: string, cacheHome: string, bin: string = SVC, trace?: Step[]): Promise<Start> {
   const loader = bin === SVC && !process.features?.typescript ? ['--import', 'tsx'] : [];
   return spawnAndAsk(process.execPath, [...loader, bin, 'serve', '--config', config], { XDG_CACHE_HOME: cacheHome }, 'search', { query: 'create issue' }, trace);
+}
+
+/** The floor server (floor.mjs), asked as svc is. */
+function floorStart(file: string): Promise<Start> {
+  return spawnAndAsk(process.execPath, [FLOOR, file], {}, 'search', { query: 'create issue' });
 }
 
 function summary(label: string, starts: readonly Start[]): { line: string; first: number; rss: number } {
@@ -319,6 +326,7 @@ export async function run(): Promise<string> {
   const installedWarm: Start[] = [];
   const installedCold: Start[] = [];
   const peer: Start[] = [];
+  const floor: Start[] = [];
   const bin = peerBin();
   for (let i = 0; i < RUNS; i++) {
     warm.push(await svcStart(config, warmHome));
@@ -337,6 +345,7 @@ export async function run(): Promise<string> {
         await spawnAndAsk(process.execPath, [bin, '--api-base-url', 'https://api.github.com', '--openapi-spec', file, '--tools', 'dynamic'], {}, 'list-api-endpoints', {}),
       );
     }
+    floor.push(await floorStart(file));
   }
   // Where the time goes: one traced start of each kind (the installed package when there is one).
   const coldTrace: Step[] = [];
@@ -363,6 +372,11 @@ export async function run(): Promise<string> {
       `warm ${(w.first / p.first).toFixed(2)}x (target 0.4x), cold ${(c.first / p.first).toFixed(2)}x (target 0.8x), peak RSS warm ${(w.rss / p.rss).toFixed(2)}x, cold ${(c.rss / p.rss).toFixed(2)}x (target 0.8x)`;
     if (installed) out.push(`Ratios to the peer, installed package: ${ratios(rows[0]!, rows[1]!)}.`, '');
     out.push(`Ratios to the peer, checkout: ${ratios(rows.at(-2)!, rows.at(-1)!)}.`);
+    const f = summary('', floor);
+    out.push(
+      '',
+      `The floor under a cold start (bench/floor.mjs, ${RUNS} spawns interleaved with the above): an MCP server over stdio with one tool, \`search\`, whose answer comes from the description read, parsed and indexed with MiniSearch's defaults in one worker thread (the issue's own rules), and nothing else: no catalogue, no snapshot, no compile cache. Spawn -> its first search answer ${ms(f.first)} ms (${floor.map((s) => ms(s.firstAnswerMs)).join(', ')}), ${(f.first / p.first).toFixed(2)}x the peer's first answer (cold target 0.8x); peak RSS ${mb(f.rss)} MiB, ${(f.rss / p.rss).toFixed(2)}x the peer's (target 0.8x).`,
+    );
   } else out.push('', `Peer not measured: ${PEER}@${PEER_VERSION} could not be installed into ${path.relative(REPO, PEER_DIR)}.`);
 
   if (others.length > 0) out.push('', ...others);
@@ -374,13 +388,22 @@ export async function run(): Promise<string> {
   const raw = readFileSync(file, 'utf8');
   const parse: number[] = [];
   const imports: number[] = [];
+  const floors: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
+    let t = performance.now();
     JSON.parse(raw);
     parse.push(performance.now() - t);
     imports.push(await importAndIndex(file));
+    t = performance.now();
+    parseAndIndex(raw);
+    floors.push(performance.now() - t);
   }
-  out.push('', `Import + index of the description in one process (no snapshot): median ${ms(median(imports))} ms against JSON.parse ${ms(median(parse))} ms: ${(median(imports) / median(parse)).toFixed(1)}x (target 2x).`);
+  const p = median(parse);
+  out.push(
+    '',
+    `Import + index of the description in one process (no snapshot): median ${ms(median(imports))} ms against JSON.parse ${ms(p)} ms: ${(median(imports) / p).toFixed(1)}x (target 2x).`,
+    `Its floor (bench/floor-index.mjs, the same runs): JSON.parse, a walk of the operations and MiniSearch's defaults over their text, nothing read from disk, no $ref resolved: ${ms(median(floors))} ms, ${(median(floors) / p).toFixed(1)}x JSON.parse.`,
+  );
 
   if (process.env['SVC_BENCH_100K'] !== '0') {
     const perSpec = (await importSpec(file, { name: 'x', collection: 'default' }) as { ok: true; spec: ImportedSpec }).spec.endpoints.length;

@@ -1,0 +1,2 @@
+/** See floor-index.mjs. */
+export function parseAndIndex(text: string): number;
