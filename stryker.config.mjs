@@ -36,7 +36,8 @@ const TESTS_FOR = {
   'src/ipc': ['test/ipc/**/*.test.ts', 'test/daemon/services-events.test.ts', 'test/daemon/lifecycle.test.ts'],
   'src/mcp': ['test/mcp/**/*.test.ts'],
   'src/model': ['test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
-  'src/tools': ['test/mcp/**/*.test.ts'],
+  // test/tools calls the handlers and their text helpers directly; test/mcp reaches them through the MCP server.
+  'src/tools': ['test/tools/**/*.test.ts', 'test/mcp/**/*.test.ts'],
   // Snapshot files are written and read by the daemon's loader and cold start: their tests (and the
   // import worker's jobs, and the two in-process `svc serve` starts) run that code in this process.
   // The spawned-daemon tests (snapshot-start, start-trace) reach it only in the child: not listed.
