@@ -15,19 +15,18 @@ export interface Bench {
   readonly ctx: ToolContext;
   /** Calls the tool named `name` through `runTool`, as MCP and the IPC mirrors do. */
   run(name: string, input?: Record<string, unknown>): Promise<ToolResult>;
+  /** The same with more of the session: its way to confirm a write, its cancel signal. */
+  runWith(more: Pick<ToolContext, 'confirm' | 'signal'>, name: string, input?: Record<string, unknown>): Promise<ToolResult>;
   cleanup(): Promise<void>;
 }
 
 function benchFor(ctx: ToolContext, cleanup: () => Promise<void> = async () => {}): Bench {
-  return {
-    ctx,
-    run: (name, input = {}) => {
-      const tool = toolByName(name);
-      if (!tool) throw new Error(`no tool ${name}`);
-      return runTool(tool, input, ctx);
-    },
-    cleanup,
+  const runWith = (more: Pick<ToolContext, 'confirm' | 'signal'>, name: string, input: Record<string, unknown> = {}): Promise<ToolResult> => {
+    const tool = toolByName(name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    return runTool(tool, input, { ...ctx, ...more });
   };
+  return { ctx, run: (name, input) => runWith({}, name, input), runWith, cleanup };
 }
 
 /** Hand-made specs (test/catalog/fixtures.ts) in a real catalogue; the config names no spec. */
