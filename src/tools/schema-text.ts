@@ -60,7 +60,7 @@ export function enumLabel(values: unknown[]): string {
   let text = '';
   for (let i = 0; i < parts.length; i++) {
     const next = text ? `${text}|${parts[i]}` : parts[i]!;
-    if (next.length > MAX_ENUM_CHARS) return `${text}|…(${parts.length} values)`;
+    if (next.length > MAX_ENUM_CHARS) return `${text ? `${text}|` : ''}…(${parts.length} values)`;
     text = next;
   }
   return text;

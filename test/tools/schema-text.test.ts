@@ -112,10 +112,10 @@ describe('enumLabel', () => {
         const full = values.join('|');
         if (full.length <= 80) assert.equal(label, full);
         else {
-          const m = /^(.*)\|…\((\d+) values\)$/.exec(label);
+          const m = /^(?:(.+)\|)?…\((\d+) values\)$/.exec(label);
           assert.ok(m, label);
           assert.equal(Number(m[2]), values.length);
-          const shown = m[1]!;
+          const shown = m[1] ?? '';
           assert.ok(shown.length <= 80);
           // As many values as fit: one more would pass 80 characters.
           const count = shown === '' ? 0 : shown.split('|').length;
@@ -127,6 +127,12 @@ describe('enumLabel', () => {
     assert.equal(enumLabel(['x'.repeat(80)]), 'x'.repeat(80));
     assert.equal(enumLabel(['x'.repeat(79), 'y']), `${'x'.repeat(79)}|…(2 values)`);
     assert.equal(enumLabel(['x'.repeat(78), 'y']), `${'x'.repeat(78)}|y`);
+  });
+
+  it('says only how many values there are when the first is already too long, with no empty alternative before it', () => {
+    assert.equal(enumLabel(['x'.repeat(81)]), '…(1 values)');
+    assert.equal(enumLabel(['x'.repeat(81), 'y', 'z']), '…(3 values)');
+    assert.equal(typeLabel({ type: 'array', items: { enum: ['x'.repeat(90), 'b'] } }), '…(2 values)[]');
   });
 });
 
