@@ -39,6 +39,7 @@ const PATHS = {
         { name: 'ex', in: 'query', schema: { type: 'string', example: 'schemaex' }, example: 'own' },
         { name: 'same', in: 'query', schema: { type: 'string', example: 'same' }, example: 'same' },
         { name: 'dflt', in: 'query', schema: { type: 'integer', default: 7 }, example: 7 },
+        { name: 'both', in: 'query', schema: { type: 'integer', default: 7, example: 8 } },
         { name: 'obj', in: 'query', schema: { type: 'object', example: { a: 1 } }, example: { a: 2 } },
         { name: 'noschema', in: 'cookie' },
         { name: 'fmt', in: 'query', schema: { type: 'string', format: 'date time!' } },
@@ -59,10 +60,14 @@ const PATHS = {
       },
     },
     put: { requestBody: { content: {} }, responses: {} },
+    options: {
+      requestBody: { content: { 'text/plain': { schema: { type: 'string' } }, 'Application/JSON; charset=utf-8': { schema: { type: 'integer' } }, 'text/json': { schema: { type: 'boolean' } } } },
+      responses: { '200': { description: 'OK' } },
+    },
     delete: { requestBody: { content: { 'application/json': {} } }, responses: { default: { description: 'x'.repeat(100) }, '599': { description: '' } } },
     patch: {
-      requestBody: { content: { 'text/csv': { schema: { type: 'string' } }, 'application/xml': { schema: { type: 'string' } } } },
-      responses: { '300': { description: 'Moved', content: { 'application/json': { schema: { type: 'object', properties: { to: { type: 'string' } } } } } } },
+      requestBody: { content: { 'text/csv': { schema: { type: 'string' } }, 'application/xml': { schema: { type: 'string' } }, 'application/jsonl': { schema: { type: 'string' } }, 'application/xjson': {} } },
+      responses: { '302': { description: 'Moved', content: { 'application/json': { schema: { type: 'object', properties: { to: { type: 'string' } } } } } } },
     },
   },
 };
@@ -100,6 +105,7 @@ describe('inspect text', () => {
         '  ex (query, string, e.g. "own")',
         '  same (query, string, e.g. "same")',
         '  dflt (query, integer, default 7)',
+        '  both (query, integer, default 7, e.g. 8)',
         '  obj (query, object, e.g. {"a":1})',
         '  noschema (cookie, any)',
         '  fmt (query, string)',
@@ -141,7 +147,14 @@ describe('inspect text', () => {
   it('takes the first media type when none is JSON, and shows no fields for a response that is not 2xx', async () => {
     assert.equal(
       await inspect('things:PATCH:/things/{id}'),
-      ['PATCH /things/{id}', 'Parameters: none', 'Body (text/csv; also application/xml):', '  string', 'Responses:', '  300 Moved'].join('\n'),
+      ['PATCH /things/{id}', 'Parameters: none', 'Body (text/csv; also application/xml, application/jsonl, application/xjson):', '  string', 'Responses:', '  302 Moved'].join('\n'),
+    );
+  });
+
+  it('takes the first JSON media type whatever its case or parameters', async () => {
+    assert.equal(
+      await inspect('things:OPTIONS:/things/{id}'),
+      ['OPTIONS /things/{id}', 'Parameters: none', 'Body (Application/JSON; charset=utf-8; also text/plain, text/json):', '  integer', 'Responses:', '  200 OK'].join('\n'),
     );
   });
 
