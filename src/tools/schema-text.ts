@@ -73,10 +73,11 @@ export function enumLabel(values: unknown[]): string {
 export function typeLabel(raw: unknown): string {
   if (raw === false) return 'never';
   if (!isNode(raw)) return 'any';
-  if (raw['$circular'] !== undefined) return `ref:${refName(raw['$circular'])}`;
-  if (raw['$truncated'] !== undefined) return raw['$truncated'] === 'depth' || raw['$truncated'] === 'size limit' ? 'object' : `ref:${refName(raw['$truncated'])}`;
-  if (raw['$unresolved'] !== undefined) return `unresolvable ref ${String(raw['$unresolved'])}`;
+  // allOf folded first: a reference wrapped in allOf (to give it a description) is named like a bare one.
   const node = merged(raw);
+  if (node['$circular'] !== undefined) return `ref:${refName(node['$circular'])}`;
+  if (node['$truncated'] !== undefined) return node['$truncated'] === 'depth' || node['$truncated'] === 'size limit' ? 'object' : `ref:${refName(node['$truncated'])}`;
+  if (raw['$unresolved'] !== undefined) return `unresolvable ref ${String(raw['$unresolved'])}`;
   const nullable = node['nullable'] === true;
   let label: string;
   if (Array.isArray(node['enum'])) {
@@ -140,8 +141,9 @@ export function valueFlags(raw: unknown): string[] {
 /** True when the value (or its array items) is a reference back into a schema being expanded. */
 function refersBack(value: unknown): boolean {
   if (!isNode(value)) return false;
-  if (value['$circular'] !== undefined) return true;
-  return isNode(value['items']) && value['items']['$circular'] !== undefined;
+  const node = merged(value);
+  if (node['$circular'] !== undefined) return true;
+  return isNode(node['items']) && merged(node['items'])['$circular'] !== undefined;
 }
 
 /** The object whose properties a field list should show: itself, its array items, or its only object variant. */

@@ -283,3 +283,37 @@ describe('inspect and the parameters svc fills from svc.yaml', () => {
     }
   });
 });
+
+describe('inspect and a reference wrapped in allOf', () => {
+  it('names a circular reference given a description through allOf as it names a bare one', async () => {
+    const node = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        parent: { allOf: [{ $ref: '#/components/schemas/Node' }], description: 'The parent.' },
+        next: { $ref: '#/components/schemas/Node' },
+        kids: { type: 'array', items: { allOf: [{ $ref: '#/components/schemas/Node' }] } },
+      },
+    };
+    const paths = { '/nodes': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { '200': { description: 'OK' } } } } };
+    const b = await benchOfSources([{ file: 'nodes.json', text: openapi(paths, { schemas: { Node: node } }) }]);
+    try {
+      assert.equal(
+        (await b.run('inspect', { endpointId: 'nodes:POST:/nodes' })).text,
+        [
+          'POST /nodes',
+          'Parameters: none',
+          'Body (application/json):',
+          '  name (string)',
+          '  parent (ref:Node, circular): The parent.',
+          '  next (ref:Node, circular)',
+          '  kids (ref:Node[], circular)',
+          'Responses:',
+          '  200 OK',
+        ].join('\n'),
+      );
+    } finally {
+      await b.cleanup();
+    }
+  });
+});

@@ -89,7 +89,12 @@ describe('typeLabel', () => {
     assert.equal(typeLabel({ allOf: [{ oneOf: [{ type: 'string' }, { type: 'number' }] }] }), 'string|number');
     assert.equal(typeLabel({ allOf: [{ anyOf: [{ type: 'boolean' }] }] }), 'boolean');
     assert.equal(typeLabel({ allOf: [{ type: 'string' }, { nullable: true }] }), 'string|null');
-    assert.equal(typeLabel({ allOf: [{ $circular: '#/x/Loop' }] }), 'any');
+    assert.equal(typeLabel({ allOf: [{ $circular: '#/x/Loop' }] }), 'ref:Loop');
+    assert.equal(typeLabel({ allOf: [{ $circular: '#/x/Loop' }], description: 'The loop.' }), 'ref:Loop');
+    assert.equal(typeLabel({ allOf: [{ $truncated: '#/x/Far' }] }), 'ref:Far');
+    assert.equal(typeLabel({ allOf: [{ $truncated: 'depth' }] }), 'object');
+    assert.equal(typeLabel({ allOf: [{ allOf: [{ $circular: '#/x/Inner' }] }] }), 'ref:Inner');
+    assert.equal(typeLabel({ $circular: '#/x/Own', allOf: [{ $circular: '#/x/Part' }] }), 'ref:Own');
     assert.equal(typeLabel({ allOf: [{ properties: { a: {} } }] }), 'object');
     assert.equal(typeLabel({ allOf: [{ type: 'object', additionalProperties: { type: 'string' } }] }), 'map of string');
     assert.equal(typeLabel({ allOf: [{ allOf: [{ type: 'boolean' }] }] }), 'boolean');
@@ -189,6 +194,8 @@ describe('fieldLines', () => {
       secret: { type: 'string', writeOnly: true },
       old: { type: 'string', deprecated: true },
       kids: { type: 'array', items: { $circular: '#/components/schemas/Pet' } },
+      mate: { allOf: [{ $circular: '#/components/schemas/Pet' }], description: 'The mate.' },
+      pups: { type: 'array', items: { allOf: [{ $circular: '#/components/schemas/Pet' }] } },
       owner: { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'object', properties: { zip: { type: 'string' } } } } } } },
     },
   };
@@ -199,11 +206,13 @@ describe('fieldLines', () => {
       '  secret (string)',
       '  old (string, deprecated)',
       '  kids (ref:Pet[], circular)',
+      '  mate (ref:Pet, circular): The mate.',
+      '  pups (ref:Pet[], circular)',
       '  owner (object)',
       '    address (object)',
       '      city (object)',
     ]);
-    assert.deepEqual(fieldLines(pet, { direction: 'response', depth: 1, indent: '> ' }), ['> name (string, required): The name.', '> id (integer)', '> old (string, deprecated)', '> kids (ref:Pet[], circular)', '> owner (object)']);
+    assert.deepEqual(fieldLines(pet, { direction: 'response', depth: 1, indent: '> ' }), ['> name (string, required): The name.', '> id (integer)', '> old (string, deprecated)', '> kids (ref:Pet[], circular)', '> mate (ref:Pet, circular): The mate.', '> pups (ref:Pet[], circular)', '> owner (object)']);
   });
 
   it('shows depth levels, from 1 to 6 whatever is asked', () => {
