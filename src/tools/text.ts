@@ -45,7 +45,8 @@ export function closest(wanted: string, candidates: Iterable<string>, limit = 3)
 }
 
 function editDistance(a: string, b: string): number {
-  if (a.length > 200 || b.length > 200) return Math.abs(a.length - b.length) + 100;
+  // Too long to measure: far apart, past any bound closest allows (a third of the length grows with it).
+  if (a.length > 200 || b.length > 200) return Infinity;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];

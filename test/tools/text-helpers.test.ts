@@ -161,4 +161,14 @@ describe('closest', () => {
     assert.deepEqual(closest(`${'a'.repeat(75)}b${'a'.repeat(74)}`, [`c${longer}`]), []);
     assert.deepEqual(closest(`c${longer}`, [`${'a'.repeat(75)}b${'a'.repeat(74)}`]), []);
   });
+
+  it('never calls two unrelated names near because they are long', () => {
+    // A third of 600 characters is 200 edits: the bound for long names must not make them all near.
+    fc.assert(
+      fc.property(fc.integer({ min: 201, max: 700 }), fc.integer({ min: 0, max: 30 }), (length, more) => {
+        assert.deepEqual(closest('x'.repeat(length), ['y'.repeat(length + more)]), []);
+        assert.deepEqual(closest('y'.repeat(length + more), ['x'.repeat(length)]), []);
+      }),
+    );
+  });
 });
