@@ -74,6 +74,8 @@ describe('firstSentence', () => {
     assert.equal(firstSentence('No end here'), 'No end here');
     assert.equal(firstSentence('Ends.'), 'Ends.');
     assert.equal(firstSentence('a<x>b'), 'a b');
+    assert.equal(firstSentence('. And then'), '.');
+    assert.equal(firstSentence('? What'), '?');
   });
 
   it('is at most 100 characters by default, or max', () => {
