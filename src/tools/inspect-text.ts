@@ -34,7 +34,9 @@ function parameterSchema(p: Parameter, spec: ImportedSpec): Node | undefined {
       return isNode(items) ? { ...node, items } : node;
     }
     return node;
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: an empty catch returns undefined all the same
+  catch {
     return undefined;
   }
 }

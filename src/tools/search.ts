@@ -26,6 +26,7 @@ export const search = defineTool({
     // Any case (`get`, `Post`): the model writes methods both ways, and the filter is about the method, not its spelling.
     method: z
       .string({ error: METHOD_ERROR })
+      // Stryker disable next-line ObjectLiteral: z.string's own error message is its refinement's too
       .refine((m) => METHODS.has(m.toUpperCase()), { error: METHOD_ERROR })
       .optional(),
     limit: z
