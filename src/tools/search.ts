@@ -26,8 +26,11 @@ export const search = defineTool({
     // Any case (`get`, `Post`): the model writes methods both ways, and the filter is about the method, not its spelling.
     method: z
       .string({ error: METHOD_ERROR })
-      // Stryker disable next-line ObjectLiteral: z.string's own error message is its refinement's too
-      .refine((m) => METHODS.has(m.toUpperCase()), { error: METHOD_ERROR })
+      .refine(
+        (m) => METHODS.has(m.toUpperCase()),
+        // Stryker disable next-line ObjectLiteral: z.string's own error message is its refinement's too
+        { error: METHOD_ERROR },
+      )
       .optional(),
     limit: z
       .number({ error: 'limit must be a number' })
