@@ -64,6 +64,9 @@ const TESTS_FOR = {
 const NOT_FOR_MUTATION = new Set([
   'test/invoke/corpus.test.ts',
   'test/import/corpus.test.ts',
+  // inspect's fixed rules over the corpus (about 7 s, covering nearly every inspect-text mutant);
+  // test/tools holds the same rules over generated catalogues, which run in milliseconds.
+  'test/mcp/inspect-corpus.test.ts',
   'test/search/quality.test.ts',
   'test/search/miss-causes.test.ts',
   'test/search/fit-harness.test.ts',
