@@ -35,7 +35,8 @@ const TESTS_FOR = {
   'src/invoke': ['test/invoke/**/*.test.ts', 'test/mcp/invoke-tool.test.ts', 'test/mcp/guard-properties.test.ts'],
   'src/ipc': ['test/ipc/**/*.test.ts', 'test/daemon/services-events.test.ts', 'test/daemon/lifecycle.test.ts'],
   'src/mcp': ['test/mcp/**/*.test.ts'],
-  'src/model': ['test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
+  // The model's own tests first; the import and catalogue tests reach it too (slow: minutes of dry run).
+  'src/model': ['test/model/**/*.test.ts', 'test/security/bare-host.test.ts', 'test/security/terminal-safety.test.ts', 'test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
   // test/tools calls the handlers and their text helpers directly; test/mcp reaches them through the MCP server.
   'src/tools': ['test/tools/**/*.test.ts', 'test/mcp/**/*.test.ts'],
   // Snapshot files are written and read by the daemon's loader and cold start: their tests (and the

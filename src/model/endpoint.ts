@@ -123,6 +123,7 @@ export function parseEndpointId(id: string): { spec: string; method: HttpMethod;
   const first = id.indexOf(':');
   if (first <= 0) return undefined;
   const second = id.indexOf(':', first + 1);
+  // Stryker disable next-line EqualityOperator: `second` is -1 or past `first` (at least 1), never 0
   if (second < 0) return undefined;
   const method = id.slice(first + 1, second).toUpperCase();
   if (!(HTTP_METHODS as readonly string[]).includes(method)) return undefined;
