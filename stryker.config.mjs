@@ -39,6 +39,9 @@ const TESTS_FOR = {
   'src/model': ['test/model/**/*.test.ts', 'test/security/bare-host.test.ts', 'test/security/terminal-safety.test.ts', 'test/import/**/*.test.ts', 'test/catalog/**/*.test.ts'],
   // test/tools calls the handlers and their text helpers directly; test/mcp reaches them through the MCP server.
   'src/tools': ['test/tools/**/*.test.ts', 'test/mcp/**/*.test.ts'],
+  // The catalogue's expansion test loads WordNet in this process too; test/vocabulary/serve only in
+  // its spawned daemons (listed all the same: it is the end-to-end check of search.vocabulary).
+  'src/vocabulary': ['test/vocabulary/**/*.test.ts', 'test/catalog/expand.test.ts'],
   // Snapshot files are written and read by the daemon's loader and cold start: their tests (and the
   // import worker's jobs, and the two in-process `svc serve` starts) run that code in this process.
   // The spawned-daemon tests (snapshot-start, start-trace) reach it only in the child: not listed.
@@ -77,7 +80,7 @@ const NOT_FOR_MUTATION = new Set([
  * Folders whose tests run in-process (no daemon to start): an infinite loop is called a timeout
  * after twice the covering tests' time plus this much, instead of the default 20 s.
  */
-const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000, 'src/catalog': 10_000, 'src/snapshot': 10_000 };
+const TIMEOUT_FOR = { 'src/invoke': 10_000, 'src/config': 10_000, 'src/catalog': 10_000, 'src/snapshot': 10_000, 'src/vocabulary': 10_000 };
 
 /** Patterns -> the files, sorted (Stryker runs a mutant's covering files in this order). */
 function expand(patterns) {
