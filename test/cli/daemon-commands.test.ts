@@ -1,0 +1,278 @@
+// The commands that talk to running daemons (`svc status`, `svc update`, `svc search`, `svc list`,
+// `svc inspect`), run in this process (runCli) against a real daemon process, so their own code
+// runs where mutation testing sees it: finding the daemons of a config (in the runtime folder, or on
+// --socket), what each prints as text and as JSON, the exit codes (0 all well, 1 a problem, 2 no
+// daemon), a socket whose daemon is gone (removed and said), and one whose daemon does not answer.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../../src/cli/program.ts';
+import { configKey } from '../../src/ipc/paths.ts';
+import { captureStream } from '../support/tty.ts';
+import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
+
+const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
+const ESC = '\u001b';
+
+/** Runs `svc ARGS` in this process with the project's config, and what it wrote. */
+async function cli(p: Project, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = captureStream(false, 80);
+  const stderr = captureStream(false, 80);
+  const code = await runCli(['node', 'svc', ...args, '--config', p.configFile], { stdout, stderr, env });
+  return { code, out: stdout.text, err: stderr.text };
+}
+
+/** The folder a daemon of `p` puts its socket in (the runtime folder is this process's too, below). */
+const socketDir = (p: Project) => join(p.runtime, 'svc', configKey(p.configFile));
+
+/** A socket file nobody listens on: its process was killed before it could remove it. */
+async function staleSocket(path: string): Promise<void> {
+  const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+  await new Promise((done) => child.once('exit', done));
+  assert.ok(existsSync(path));
+}
+
+/** A socket that accepts connections and never answers. */
+async function silentSocket(path: string): Promise<{ server: Server; close: () => Promise<void> }> {
+  const held: Socket[] = [];
+  const server = createServer((s) => void held.push(s));
+  await new Promise<void>((done) => server.listen(path, done));
+  return {
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of held) s.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+describe('svc commands against a running daemon, in process', { skip, timeout: 120_000 }, () => {
+  let p: Project;
+  let d: Daemon;
+  const saved = { runtime: process.env['XDG_RUNTIME_DIR'], socket: process.env['SVC_SOCKET'], config: process.env['SVC_CONFIG'] };
+  before(async () => {
+    p = project();
+    p.write('specs/pets.yaml', openapi('Pets', [
+      { method: 'GET', path: '/pets', summary: 'List pets', tag: 'pets' },
+      { method: 'POST', path: '/pets', summary: 'Add a pet', tag: 'pets' },
+      { method: 'GET', path: '/stores', summary: `List stores${ESC}]0;title\u0007`, tag: 'stores' },
+    ]));
+    p.config(['specs/pets.yaml']);
+    // Where the CLI in this process looks for the daemons of a config: the project's runtime folder.
+    process.env['XDG_RUNTIME_DIR'] = p.runtime;
+    delete process.env['SVC_SOCKET'];
+    delete process.env['SVC_CONFIG'];
+    d = await startDaemon(p, ['--transport', 'stdio']);
+  });
+  after(async () => {
+    await d?.stop();
+    p?.cleanup();
+    for (const [key, value] of [['XDG_RUNTIME_DIR', saved.runtime], ['SVC_SOCKET', saved.socket], ['SVC_CONFIG', saved.config]] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+
+  it('status: the daemon of the config, as text and as JSON, exit 0', async () => {
+    const text = await cli(p, ['status']);
+    assert.equal(text.code, 0, text.err);
+    assert.equal(text.err, '');
+    assert.match(text.out, new RegExp(`pid ${d.pid}`));
+    assert.match(text.out, /pets/);
+    assert.ok(text.out.endsWith('\n') && !text.out.endsWith('\n\n'), JSON.stringify(text.out));
+    const json = await cli(p, ['status', '--json']);
+    assert.equal(json.code, 0);
+    const parsed = JSON.parse(json.out) as { daemons: { socket: string; pid: number; status: { pid: number; specs: { name: string }[] } }[] };
+    assert.equal(parsed.daemons.length, 1);
+    assert.equal(parsed.daemons[0]!.socket, d.socket);
+    assert.equal(parsed.daemons[0]!.pid, d.pid);
+    assert.equal(parsed.daemons[0]!.status.pid, d.pid);
+    assert.deepEqual(parsed.daemons[0]!.status.specs.map((s) => s.name), ['pets']);
+    assert.ok(json.out.endsWith('}\n'));
+  });
+
+  it('update: every daemon re-reads the specs; text names the daemon, JSON holds each result and the wall time', async () => {
+    const started = performance.now();
+    const json = await cli(p, ['update', '--json']);
+    const wall = performance.now() - started;
+    assert.equal(json.code, 0, json.err);
+    assert.equal(json.err, '');
+    const parsed = JSON.parse(json.out) as { daemons: { pid: number; socket: string; config: string; result: { ok: boolean; ms: number } }[]; wallMs: number };
+    assert.deepEqual(Object.keys(parsed), ['daemons', 'wallMs']);
+    assert.equal(parsed.daemons.length, 1);
+    assert.deepEqual([parsed.daemons[0]!.pid, parsed.daemons[0]!.socket, parsed.daemons[0]!.config], [d.pid, d.socket, p.configFile]);
+    assert.equal(parsed.daemons[0]!.result.ok, true);
+    assert.ok(parsed.wallMs > 0 && parsed.wallMs <= wall + 0.05, `${parsed.wallMs} of ${wall}`);
+    assert.ok(parsed.wallMs >= Math.floor(parsed.daemons[0]!.result.ms), `${parsed.wallMs} against the daemon's ${parsed.daemons[0]!.result.ms}`);
+    assert.equal(Math.round(parsed.wallMs * 10) / 10, parsed.wallMs);
+
+    const text = await cli(p, ['update']);
+    assert.equal(text.code, 0, text.err);
+    assert.ok(text.out.startsWith(`daemon pid ${d.pid}:\n`), text.out);
+    assert.match(text.out, /\n {2}1 spec unchanged\n/);
+    assert.ok(text.out.endsWith('\n') && !text.out.endsWith('\n\n'));
+  });
+
+  it('update: a spec that fails to import makes exit 1; past five warnings the text names the check of this config', async () => {
+    p.write('specs/pets.yaml', 'openapi: 3.0.3\ninfo: [\n');
+    try {
+      const text = await cli(p, ['update']);
+      assert.equal(text.code, 1, text.out);
+      assert.match(text.out, /pets: FAILED/);
+      const json = await cli(p, ['update', '--json']);
+      assert.equal(json.code, 1);
+      assert.equal(JSON.parse(json.out).daemons[0].result.ok, false);
+      const traces = Array.from({ length: 7 }, (_, i) => `  /t${i}:\n    trace:\n      responses: { '200': { description: ok } }\n`).join('');
+      p.write('specs/pets.yaml', `openapi: 3.0.3\ninfo: { title: Pets, version: '1' }\npaths:\n  /pets:\n    get:\n      responses: { '200': { description: ok } }\n${traces}`);
+      const warned = await cli(p, ['update']);
+      assert.equal(warned.code, 0, warned.out);
+      assert.ok(warned.out.includes(`more warnings (\`svc check --config ${p.configFile}\` shows all)`), warned.out);
+    } finally {
+      p.write('specs/pets.yaml', openapi('Pets', [
+        { method: 'GET', path: '/pets', summary: 'List pets', tag: 'pets' },
+        { method: 'POST', path: '/pets', summary: 'Add a pet', tag: 'pets' },
+        { method: 'GET', path: '/stores', summary: `List stores${ESC}]0;title\u0007`, tag: 'stores' },
+      ]));
+      assert.equal((await cli(p, ['update'])).code, 0);
+    }
+  });
+
+  it('search: the words of the query as one, the filters, the method in upper case; text without escapes or JSON', async () => {
+    const text = await cli(p, ['search', 'list', 'stores']);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /pets:GET:\/stores/);
+    assert.ok(!text.out.includes(ESC), JSON.stringify(text.out));
+    const json = await cli(p, ['search', 'pets', '--method', 'post', '--limit', '5', '--spec', 'pets', '--json']);
+    assert.equal(json.code, 0, json.err);
+    const hits = JSON.stringify(JSON.parse(json.out));
+    assert.match(hits, /pets:POST:\/pets/);
+    assert.doesNotMatch(hits, /pets:GET:\/pets"/);
+    const none = await cli(p, ['search', 'pets', '--spec', 'nosuch']);
+    assert.notEqual(none.code, 0);
+    assert.match(none.err, /nosuch/);
+  });
+
+  it('list: the specs, then one spec\'s endpoints by tag; a page size as a number', async () => {
+    const specs = await cli(p, ['list']);
+    assert.equal(specs.code, 0, specs.err);
+    assert.match(specs.out, /pets/);
+    const tagged = await cli(p, ['list', '--spec', 'pets', '--tag', 'stores', '--limit', '1']);
+    assert.equal(tagged.code, 0, tagged.err);
+    assert.match(tagged.out, /pets:GET:\/stores/);
+    assert.doesNotMatch(tagged.out, /pets:POST:\/pets/);
+    const json = await cli(p, ['list', '--spec', 'pets', '--limit', '1', '--json']);
+    assert.equal(json.code, 0, json.err);
+    assert.match(json.out, /nextCursor/);
+  });
+
+  it('inspect: the endpoint, a depth as a number, a bad depth or id with the tool\'s message on stderr and exit 1', async () => {
+    const ok = await cli(p, ['inspect', 'pets:POST:/pets']);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.out, /Add a pet/);
+    assert.equal((await cli(p, ['inspect', 'pets:POST:/pets', '--depth', '2'])).code, 0);
+    const deep = await cli(p, ['inspect', 'pets:POST:/pets', '--depth', '9']);
+    assert.equal(deep.code, 1);
+    assert.match(deep.err, /depth/);
+    const word = await cli(p, ['inspect', 'pets:POST:/pets', '--depth', 'two']);
+    assert.equal(word.code, 1);
+    assert.match(word.err, /depth/);
+    const missing = await cli(p, ['inspect', 'pets:GET:/nothing']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.out, '');
+    assert.match(missing.err, /pets:GET:\/nothing/);
+    const none = await cli(p, ['inspect', '']);
+    assert.equal(none.code, 1);
+  });
+
+  it('--socket: the daemon on that socket, whatever the config says', async () => {
+    const run = await cli(p, ['status', '--json', '--socket', d.socket]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(JSON.parse(run.out).daemons[0].pid, d.pid);
+  });
+
+  it('a socket whose daemon is gone is removed and said; one that does not answer is listed with exit 1', async () => {
+    const dir = socketDir(p);
+    const stale = join(dir, '1.sock');
+    await staleSocket(stale);
+    const first = await cli(p, ['status', '--json']);
+    assert.equal(first.code, 0, first.err);
+    assert.ok(first.err.includes(`svc: removed stale socket ${stale} (its daemon is gone)\n`), first.err);
+    assert.equal(existsSync(stale), false);
+
+    const silent = await silentSocket(join(dir, '2.sock'));
+    try {
+      const status = await cli(p, ['status']);
+      assert.equal(status.code, 1);
+      assert.match(status.err, /2\.sock: a daemon is there but did not answer \(/);
+      assert.match(status.out, new RegExp(`daemon at ${join(dir, '2.sock').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no status: did not answer: `));
+      const statusJson = JSON.parse((await cli(p, ['status', '--json'])).out) as { daemons: { socket: string; error?: string; pid?: number }[] };
+      assert.deepEqual(statusJson.daemons.map((x) => x.socket), [d.socket, join(dir, '2.sock')].sort((a, b) => (a === d.socket ? -1 : b === d.socket ? 1 : 0)));
+      assert.match(statusJson.daemons[1]!.error ?? '', /^did not answer: /);
+      const update = await cli(p, ['update']);
+      assert.equal(update.code, 1);
+      assert.match(update.out, /: not updated: did not answer: /);
+      const updateJson = JSON.parse((await cli(p, ['update', '--json'])).out) as { daemons: { socket: string; error?: { code: string; message: string } }[] };
+      assert.deepEqual(updateJson.daemons[1]!.error?.code, 'no-answer');
+      assert.match(updateJson.daemons[1]!.error?.message ?? '', /^did not answer: /);
+    } finally {
+      await silent.close();
+    }
+  });
+});
+
+describe('svc commands with no daemon, in process', { skip, timeout: 60_000 }, () => {
+  let p: Project;
+  const saved = process.env['XDG_RUNTIME_DIR'];
+  before(() => {
+    p = project();
+    p.config(['specs/none.yaml']);
+    process.env['XDG_RUNTIME_DIR'] = p.runtime;
+    delete process.env['SVC_SOCKET'];
+  });
+  after(() => {
+    p.cleanup();
+    if (saved === undefined) delete process.env['XDG_RUNTIME_DIR'];
+    else process.env['XDG_RUNTIME_DIR'] = saved;
+  });
+
+  it('say where they looked and how to start one, exit 2; --json says no-daemon', async () => {
+    for (const command of [['status'], ['update'], ['search', 'pets'], ['list'], ['inspect', 'pets:GET:/pets']]) {
+      const run = await cli(p, command);
+      assert.equal(run.code, 2, command.join(' '));
+      assert.equal(run.out, '', command.join(' '));
+      assert.equal(
+        run.err,
+        `svc: no daemon is serving ${p.configFile} (looked in ${socketDir(p)})\n  hint: start one with \`svc serve --config ${p.configFile}\` (or let your MCP client start it), then run this again\n`,
+        command.join(' '),
+      );
+    }
+    for (const command of ['status', 'update']) {
+      const run = await cli(p, [command, '--json']);
+      assert.equal(run.code, 2);
+      assert.equal(run.out, '{"daemons":[],"error":"no-daemon"}\n');
+    }
+    const socket = join(p.runtime, 'elsewhere', '9.sock');
+    mkdirSync(join(p.runtime, 'elsewhere'), { recursive: true });
+    const explicit = await cli(p, ['status', '--socket', socket]);
+    assert.equal(explicit.code, 2);
+    assert.ok(explicit.err.includes(`(looked in ${socket})`), explicit.err);
+    assert.ok(explicit.err.includes(`\`svc serve --config ${p.configFile} --socket ${socket}\``), explicit.err);
+  });
+
+  it('say when the only daemon there does not answer, instead of "no daemon"', async () => {
+    const dir = socketDir(p);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const silent = await silentSocket(join(dir, '3.sock'));
+    try {
+      const run = await cli(p, ['status']);
+      assert.equal(run.code, 2);
+      assert.ok(run.err.includes(`svc: no daemon serving ${resolve(p.configFile)} answered; 1 did not (above)\n  hint: a daemon busy for seconds is stuck`), run.err);
+    } finally {
+      await silent.close();
+    }
+  });
+});
