@@ -22,7 +22,8 @@ export interface Reached {
 function configSocket(configFile: string): string | undefined {
   try {
     const text = readFileSync(configFile, 'utf8');
-    const m = /^socket:[ \t]*(?:"([^"]+)"|'([^']+)'|([^#\s][^#]*?))[ \t]*(?:#.*)?$/m.exec(text);
+    // A bare value is words separated by blanks; a `#` starts a comment only after a blank (YAML's rule); CRLF line ends.
+    const m = /^socket:[ \t]*(?:"([^"]+)"|'([^']+)'|([^#\s]\S*(?:[ \t]+[^#\s]\S*)*))[ \t]*(?:#.*)?\r?$/m.exec(text);
     const value = m?.[1] ?? m?.[2] ?? m?.[3];
     return value ? resolve(dirname(configFile), value) : undefined;
   } catch {

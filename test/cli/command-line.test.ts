@@ -172,6 +172,11 @@ describe('which config and which daemon a command means', () => {
       ["socket: 'run/s.sock'\n", fromConfig(join(dir, 'run/s.sock'))],
       ['specs: []\nsocket: run/s.sock   # the control socket\n', fromConfig(join(dir, 'run/s.sock'))],
       ['socket:\trun/t.sock\t\n', fromConfig(join(dir, 'run/t.sock'))],
+      // A # starts a comment only after a space, as in YAML (and so in the daemon's reading).
+      ['socket: run/a#b.sock\n', fromConfig(join(dir, 'run/a#b.sock'))],
+      ['socket: run/my socket.sock #comment\n', fromConfig(join(dir, 'run/my socket.sock'))],
+      ['specs: []\r\nsocket: run/crlf.sock\r\n', fromConfig(join(dir, 'run/crlf.sock'))],
+      ['socket: "run/q.sock" # quoted\r\n', fromConfig(join(dir, 'run/q.sock'))],
       ['serve:\n  socket: nested.sock\n', undefined],
       ['socket:\n', undefined],
       ['socket: # none\n', undefined],
