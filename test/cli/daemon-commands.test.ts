@@ -2,53 +2,16 @@
 // `svc inspect`), run in this process (runCli) against a real daemon process, so their own code
 // runs where mutation testing sees it: finding the daemons of a config (in the runtime folder, or on
 // --socket), what each prints as text and as JSON, the exit codes (0 all well, 1 a problem, 2 no
-// daemon), a socket whose daemon is gone (removed and said), and one whose daemon does not answer.
+// daemon). test/cli/silent-daemon: sockets whose daemon is gone or does not answer.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../../src/cli/program.ts';
-import { configKey } from '../../src/ipc/paths.ts';
-import { captureStream } from '../support/tty.ts';
 import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
+import { cli, socketDir } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 const ESC = '\u001b';
-
-/** Runs `svc ARGS` in this process with the project's config, and what it wrote. */
-async function cli(p: Project, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = captureStream(false, 80);
-  const stderr = captureStream(false, 80);
-  const code = await runCli(['node', 'svc', ...args, '--config', p.configFile], { stdout, stderr, env });
-  return { code, out: stdout.text, err: stderr.text };
-}
-
-/** The folder a daemon of `p` puts its socket in (the runtime folder is this process's too, below). */
-const socketDir = (p: Project) => join(p.runtime, 'svc', configKey(p.configFile));
-
-/** A socket file nobody listens on: its process was killed before it could remove it. */
-async function staleSocket(path: string): Promise<void> {
-  const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
-  await new Promise((done) => child.once('exit', done));
-  assert.ok(existsSync(path));
-}
-
-/** A socket that accepts connections and never answers. */
-async function silentSocket(path: string): Promise<{ server: Server; close: () => Promise<void> }> {
-  const held: Socket[] = [];
-  const server = createServer((s) => void held.push(s));
-  await new Promise<void>((done) => server.listen(path, done));
-  return {
-    server,
-    close: () =>
-      new Promise<void>((done) => {
-        for (const s of held) s.destroy();
-        server.close(() => done());
-      }),
-  };
-}
 
 describe('svc commands against a running daemon, in process', { skip, timeout: 120_000 }, () => {
   let p: Project;
@@ -193,35 +156,6 @@ describe('svc commands against a running daemon, in process', { skip, timeout: 1
     assert.equal(run.code, 0, run.err);
     assert.equal(JSON.parse(run.out).daemons[0].pid, d.pid);
   });
-
-  it('a socket whose daemon is gone is removed and said; one that does not answer is listed with exit 1', async () => {
-    const dir = socketDir(p);
-    const stale = join(dir, '1.sock');
-    await staleSocket(stale);
-    const first = await cli(p, ['status', '--json']);
-    assert.equal(first.code, 0, first.err);
-    assert.ok(first.err.includes(`svc: removed stale socket ${stale} (its daemon is gone)\n`), first.err);
-    assert.equal(existsSync(stale), false);
-
-    const silent = await silentSocket(join(dir, '2.sock'));
-    try {
-      const status = await cli(p, ['status']);
-      assert.equal(status.code, 1);
-      assert.match(status.err, /2\.sock: a daemon is there but did not answer \(/);
-      assert.match(status.out, new RegExp(`daemon at ${join(dir, '2.sock').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no status: did not answer: `));
-      const statusJson = JSON.parse((await cli(p, ['status', '--json'])).out) as { daemons: { socket: string; error?: string; pid?: number }[] };
-      assert.deepEqual(statusJson.daemons.map((x) => x.socket), [d.socket, join(dir, '2.sock')].sort((a, b) => (a === d.socket ? -1 : b === d.socket ? 1 : 0)));
-      assert.match(statusJson.daemons[1]!.error ?? '', /^did not answer: /);
-      const update = await cli(p, ['update']);
-      assert.equal(update.code, 1);
-      assert.match(update.out, /: not updated: did not answer: /);
-      const updateJson = JSON.parse((await cli(p, ['update', '--json'])).out) as { daemons: { socket: string; error?: { code: string; message: string } }[] };
-      assert.deepEqual(updateJson.daemons[1]!.error?.code, 'no-answer');
-      assert.match(updateJson.daemons[1]!.error?.message ?? '', /^did not answer: /);
-    } finally {
-      await silent.close();
-    }
-  });
 });
 
 describe('svc commands with no daemon, in process', { skip, timeout: 60_000 }, () => {
@@ -261,18 +195,5 @@ describe('svc commands with no daemon, in process', { skip, timeout: 60_000 }, (
     assert.equal(explicit.code, 2);
     assert.ok(explicit.err.includes(`(looked in ${socket})`), explicit.err);
     assert.ok(explicit.err.includes(`\`svc serve --config ${p.configFile} --socket ${socket}\``), explicit.err);
-  });
-
-  it('say when the only daemon there does not answer, instead of "no daemon"', async () => {
-    const dir = socketDir(p);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const silent = await silentSocket(join(dir, '3.sock'));
-    try {
-      const run = await cli(p, ['status']);
-      assert.equal(run.code, 2);
-      assert.ok(run.err.includes(`svc: no daemon serving ${resolve(p.configFile)} answered; 1 did not (above)\n  hint: a daemon busy for seconds is stuck`), run.err);
-    } finally {
-      await silent.close();
-    }
   });
 });

@@ -1,0 +1,44 @@
+// Helpers of the in-process CLI tests: running `svc` here (runCli) on a project's config, the
+// folder its daemons' sockets are in, and sockets whose daemon is gone or does not answer.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli/program.ts';
+import { configKey } from '../../src/ipc/paths.ts';
+import { captureStream } from '../support/tty.ts';
+import type { Project } from '../daemon/support.ts';
+
+/** Runs `svc ARGS` in this process with the project's config, and what it wrote. */
+export async function cli(p: Project, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = captureStream(false, 80);
+  const stderr = captureStream(false, 80);
+  const code = await runCli(['node', 'svc', ...args, '--config', p.configFile], { stdout, stderr, env });
+  return { code, out: stdout.text, err: stderr.text };
+}
+
+/** The folder a daemon of `p` puts its socket in (the runtime folder is this process's too, below). */
+export const socketDir = (p: Project) => join(p.runtime, 'svc', configKey(p.configFile));
+
+/** A socket file nobody listens on: its process was killed before it could remove it. */
+export async function staleSocket(path: string): Promise<void> {
+  const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+  await new Promise((done) => child.once('exit', done));
+  assert.ok(existsSync(path));
+}
+
+/** A socket that accepts connections and never answers. */
+export async function silentSocket(path: string): Promise<{ server: Server; close: () => Promise<void> }> {
+  const held: Socket[] = [];
+  const server = createServer((s) => void held.push(s));
+  await new Promise<void>((done) => server.listen(path, done));
+  return {
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of held) s.destroy();
+        server.close(() => done());
+      }),
+  };
+}
