@@ -25,14 +25,14 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 const ESC = '\u001b';
 
 /** Runs `svc ARGS` here: exit code, what went to the streams, and what cac printed (help, version) with console.info. */
-async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}, script = 'svc') {
   const stdout = captureStream(false, 80);
   const stderr = captureStream(false, 80);
   const printed: string[] = [];
   const info = console.info;
   console.info = (...parts: unknown[]) => void printed.push(parts.join(' '));
   try {
-    const code = await runCli(['node', 'svc', ...args], { stdout, stderr, env });
+    const code = await runCli(['node', script, ...args], { stdout, stderr, env });
     return { code, out: stdout.text, err: stderr.text, printed: printed.join('\n') };
   } finally {
     console.info = info;
@@ -76,6 +76,8 @@ describe('svc help, version and usage errors', () => {
       text += `$ svc ${args.join(' ')}\n${rest.map((l) => l.trimEnd()).join('\n')}\n`;
     }
     assert.equal(text, expected);
+    // The program is svc whatever file runs it (bin/svc.js, the installed script).
+    assert.equal((await run(['--help'], {}, '/opt/svc/bin/svc.js')).printed.split('\n')[3], '  $ svc <command> [options]');
     const bare = await run([]);
     assert.equal(bare.code, 0);
     const first = expected.split('\n$ svc check --help\n')[0]!.split('\n').slice(1).join('\n');
@@ -153,7 +155,10 @@ describe('which config and which daemon a command means', () => {
     const dir = tempDir();
     const flag = join(dir, 'flag.yaml');
     const env = join(dir, 'env.yaml');
-    assert.equal((await run(['status', '--config', flag], { SVC_CONFIG: env })).err, noDaemon(flag, `svc serve --config ${flag}`));
+    const both = await run(['status', '--config', flag], { SVC_CONFIG: env });
+    assert.equal(both.code, 2);
+    assert.equal(both.err, noDaemon(flag, `svc serve --config ${flag}`));
+    assert.equal((await run(['status', '--config', 'svc.yaml'])).err, noDaemon('svc.yaml', 'svc serve --config svc.yaml'));
     assert.equal((await run(['status', '-c', flag])).err, noDaemon(flag, `svc serve --config ${flag}`));
     assert.equal((await run(['status'], { SVC_CONFIG: env })).err, noDaemon(env, `svc serve --config ${env}`));
     assert.equal((await run(['status'], { SVC_CONFIG: '' })).err, noDaemon('svc.yaml', 'svc serve'));
