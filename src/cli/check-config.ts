@@ -33,8 +33,11 @@ const envName = (spec: string, what: string): string => `${spec.toUpperCase().re
 /** The auth entry a hint suggests for a scheme, as svc.yaml would hold it. */
 function exampleAuth(spec: string, name: string, scheme: SecurityScheme | undefined): string {
   const s = `scheme: ${clip(name, 60)}`;
+  // Stryker disable next-line OptionalChaining: every caller passes a scheme the spec declares
   if (scheme?.type === 'http' && scheme.scheme.toLowerCase() === 'basic') return `{ type: basic, username: \${${envName(spec, 'USER')}}, password: \${${envName(spec, 'PASSWORD')}}, ${s} }`;
+  // Stryker disable next-line OptionalChaining: as above
   if (scheme?.type === 'apiKey') return `{ type: apiKey, in: ${scheme.in}, name: ${clip(scheme.name, 60)}, value: \${${envName(spec, 'KEY')}}, ${s} }`;
+  // Stryker disable next-line OptionalChaining: as above
   if (scheme?.type === 'oauth2' && scheme.tokenUrl) return `{ type: oauth2, tokenUrl: ${clip(scheme.tokenUrl, 120)}, clientId: \${${envName(spec, 'CLIENT_ID')}}, clientSecret: \${${envName(spec, 'CLIENT_SECRET')}}, ${s} }`;
   return `{ type: bearer, token: \${${envName(spec, 'TOKEN')}}, ${s} }`;
 }
@@ -109,7 +112,9 @@ export function configFindings(spec: SpecConfig, index: number, imported: Import
   if (spec.baseUrl === undefined && holdsCredentials) {
     let href: string | undefined;
     try {
+      // Stryker disable next-line StringLiteral: the key names the entry in an error that is caught below
       href = credentialBase(imported, spec, `specs[${index}]`).href;
+    // Stryker disable next-line BlockStatement: href is still undefined when credentialBase throws
     } catch {
       href = undefined; // no usable server: invoke says so on the first call
     }
@@ -122,6 +127,7 @@ export function configFindings(spec: SpecConfig, index: number, imported: Import
     }
   }
 
+  // Stryker disable next-line ConditionalExpression: no baseUrl is no URL, which baseUrlFinding answers with no finding too
   const unmatched = spec.baseUrl !== undefined ? baseUrlFinding(spec.baseUrl, imported) : undefined;
   if (unmatched) warn('base-url-unmatched', `specs[${index}].baseUrl ${spec.baseUrl} ${unmatched.message}`, unmatched.hint);
   return { warnings, notes };
@@ -139,6 +145,7 @@ const PLACEHOLDER = /\{\{\s*[^{}]+?\s*\}\}|\{([^{}]+)\}/g;
 /** Without trailing slashes (a loop, not a regular expression: the text may be the spec's). */
 function trimSlash(text: string): string {
   let end = text.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: before the first character there is no slash either
   while (end > 0 && text[end - 1] === '/') end--;
   return text.slice(0, end);
 }
@@ -157,12 +164,15 @@ type Token = { readonly text: string } | { readonly oneOf: readonly string[] } |
 function matchTokens(tokens: readonly Token[], text: string): boolean {
   const width = text.length + 1;
   // 0 unknown, 1 false, 2 true; `at` / `inside` are "piece i starts at" / "piece i (a placeholder) has taken text up to".
+  // Stryker disable next-line ArithmeticOperator: speed only (a memo too small drops the states past its end, which are worked out again)
   const at = new Uint8Array((tokens.length + 1) * width);
   const inside = new Uint8Array((tokens.length + 1) * width);
   const allowed = (token: Token, pos: number): boolean => pos < text.length && !('wild' in token && token.wild === 'segment' && text[pos] === '/');
   const from = (i: number, pos: number): boolean => {
     if (i === tokens.length) return pos === text.length;
+    // Stryker disable next-line ArithmeticOperator: speed only (a key off the memo reads and writes nothing, and the state is worked out again)
     const key = i * width + pos;
+    // Stryker disable next-line ConditionalExpression: speed only (the memo's answer is the one worked out again)
     if (at[key]) return at[key] === 2;
     const token = tokens[i]!;
     let ok: boolean;
@@ -174,7 +184,9 @@ function matchTokens(tokens: readonly Token[], text: string): boolean {
   };
   // Placeholder i has taken text up to `pos`: stop here, or take one more character.
   const more = (i: number, pos: number): boolean => {
+    // Stryker disable next-line ArithmeticOperator: as above
     const key = i * width + pos;
+    // Stryker disable next-line ConditionalExpression: as above
     if (inside[key]) return inside[key] === 2;
     const ok = from(i + 1, pos) || (allowed(tokens[i]!, pos) && more(i, pos + 1));
     inside[key] = ok ? 2 : 1;

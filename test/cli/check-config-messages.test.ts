@@ -66,7 +66,9 @@ describe('svc check findings, word for word', () => {
     const texts: Record<string, string> = {
       six: `openapi: 3.0.3\ninfo: { title: Many, version: '1' }\n${servers(6)}${schemes}`,
       five: `openapi: 3.0.3\ninfo: { title: Many, version: '1' }\n${servers(5)}${schemes}`,
-      open: `openapi: 3.0.3\ninfo: { title: Open, version: '1' }\n${servers(1)}paths:\n  /a: { get: { responses: { '200': { description: ok } } } }\n`,
+      open: `openapi: 3.0.3\ninfo: { title: Open, version: '1' }\n${servers(1)}paths:\n  /a: { get: { responses: { '200': { description: ok } } } }\n  /b: { get: { security: [], responses: { '200': { description: ok } } } }\n`,
+      mapped: `openapi: 3.0.3\ninfo: { title: Mapped, version: '1' }\n${servers(1)}components:\n  securitySchemes:\n    tok: { type: apiKey, in: header, name: Authorization }\nsecurity: [{ tok: [] }]\npaths:\n  /a: { get: { responses: { '200': { description: ok } } } }\n`,
+      ghost: `openapi: 3.0.3\ninfo: { title: Ghost, version: '1' }\n${servers(1)}security: [{ ghost: [] }]\npaths:\n  /a: { get: { responses: { '200': { description: ok } } } }\n`,
     };
     for (const [name, text] of Object.entries(texts)) {
       writeFileSync(join(dir, `${name}.yaml`), text);
@@ -117,6 +119,20 @@ describe('svc check findings, word for word', () => {
     ]);
     // A spec whose endpoints declare no security: a credential that serves no scheme is no finding.
     assert.deepEqual((await findings('open', 'auth: { type: apiKey, in: header, name: X-Other, value: "${SVC_TEST_WORDS_TOKEN}" }')).warnings.map((w) => w.code), ['credentials-to-spec-server']);
+  });
+
+  it('a bearer token applied to an apiKey scheme in the Authorization header, said as a note with the key to add', async () => {
+    const found = await findings('mapped', 'baseUrl: https://a.example/v1\nauth: { type: bearer, token: "${SVC_TEST_WORDS_TOKEN}" }');
+    assert.deepEqual(found.warnings, []);
+    assert.deepEqual(found.notes.map(({ code, message, hint }) => ({ code, message, hint })), [
+      { code: 'auth-mapped', message: `specs[0].auth (bearer) is applied to scheme tok (apiKey in header Authorization) of spec ${NAME} as "Authorization: Bearer <token>"`, hint: 'to say so in svc.yaml, add scheme: tok' },
+    ]);
+  });
+
+  it('credentials in parameters: alone go to the first server too; a scheme the endpoints name but the spec lacks has no entry to suggest', async () => {
+    assert.deepEqual((await findings('open', 'parameters: { token: "${SVC_TEST_WORDS_TOKEN}" }')).warnings, [TO_SERVER]);
+    const ghost = await findings('ghost', 'baseUrl: https://a.example/v1\nauth: { type: apiKey, in: header, name: X-Key, value: "${SVC_TEST_WORDS_TOKEN}" }');
+    assert.deepEqual(ghost.warnings.find((w) => w.code === 'auth-matches-no-scheme')?.hint, "the spec's schemes: ; the spec declares no schemes");
   });
 
   it('a baseUrl no server matches, the servers listed five at most, and the base paths in the hint', async () => {

@@ -108,13 +108,27 @@ describe('svc check in process', () => {
     const r = await check('specs:\n  - broken.yaml\n  - pets.yaml\n', true);
     assert.equal(r.code, 1);
     const { specs } = JSON.parse(r.out) as { specs: CheckReport[] };
-    assert.deepEqual(specs.map((s) => [s.name, s.format, s.formatVersion, s.title, s.endpoints, s.webhooks, s.errors.length > 0, s.notes]), [
-      ['broken', null, null, null, 0, 0, true, []],
-      ['pets', 'openapi-3.0', '3.0.3', 'Pets', 1, 0, false, []],
+    assert.deepEqual(specs.map((s) => [s.name, s.format, s.formatVersion, s.title, s.endpoints, s.webhooks, s.errors.length > 0, s.notes, s.skipped.length]), [
+      ['broken', null, null, null, 0, 0, true, [], 0],
+      ['pets', 'openapi-3.0', '3.0.3', 'Pets', 1, 0, false, [], 1],
     ]);
+    assert.ok(specs.every((s) => s.ms >= 0 && s.ms < 60_000), JSON.stringify(specs.map((s) => s.ms)));
     const text = await check('specs:\n  - broken.yaml\n', false);
     assert.equal(text.code, 1);
     assert.match(text.out, /^broken \[default\] \S*broken\.yaml: FAILED, /);
+  });
+
+  it('shows its progress on a terminal while a long check runs, and clears it', async () => {
+    const ops = Array.from({ length: 3000 }, (_, i) => `  /r${i}/{id}:\n    get:\n      summary: Read resource ${i}\n      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]\n      responses: { "200": { description: ok } }\n`).join('');
+    for (const name of ['big1', 'big2']) writeFileSync(join(dir, `${name}.yaml`), `openapi: 3.0.3\ninfo: { title: Big, version: "1" }\npaths:\n${ops}`);
+    const file = join(dir, 'svc-big.yaml');
+    writeFileSync(file, 'specs:\n  - big1.yaml\n  - pets.yaml\n  - big2.yaml\n');
+    const stderr = captureStream(true, 200);
+    const code = await runCli(['node', 'svc', 'check', '--json', '--config', file], { stdout: captureStream(false, 80), stderr, env: {} });
+    assert.equal(code, 0, stderr.text);
+    assert.match(stderr.text, /\d\/3 \S*(big\d|pets)\.yaml/);
+    assert.match(stderr.text, /[123]\/3 /, 'a spec done is counted');
+    assert.ok(stderr.text.endsWith('\r\u001b[2K'), JSON.stringify(stderr.text.slice(-40)));
   });
 
   it('with --json, a broken svc.yaml prints its problems as JSON and fails with them on stderr', async () => {
