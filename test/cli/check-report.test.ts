@@ -105,14 +105,16 @@ describe('svc check in process', () => {
   });
 
   it('exits 1 when a spec has an error, and still reports the others', async () => {
+    const started = performance.now();
     const r = await check('specs:\n  - broken.yaml\n  - pets.yaml\n', true);
+    const wall = performance.now() - started;
     assert.equal(r.code, 1);
     const { specs } = JSON.parse(r.out) as { specs: CheckReport[] };
     assert.deepEqual(specs.map((s) => [s.name, s.format, s.formatVersion, s.title, s.endpoints, s.webhooks, s.errors.length > 0, s.notes, s.skipped.length]), [
       ['broken', null, null, null, 0, 0, true, [], 0],
       ['pets', 'openapi-3.0', '3.0.3', 'Pets', 1, 0, false, [], 1],
     ]);
-    assert.ok(specs.every((s) => s.ms >= 0 && s.ms < 60_000), JSON.stringify(specs.map((s) => s.ms)));
+    assert.ok(specs.every((s) => s.ms >= 0 && s.ms <= Math.ceil(wall)), `${JSON.stringify(specs.map((s) => s.ms))} in ${wall} ms`);
     const text = await check('specs:\n  - broken.yaml\n', false);
     assert.equal(text.code, 1);
     assert.match(text.out, /^broken \[default\] \S*broken\.yaml: FAILED, /);
