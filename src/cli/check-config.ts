@@ -114,7 +114,6 @@ export function configFindings(spec: SpecConfig, index: number, imported: Import
     try {
       // Stryker disable next-line StringLiteral: the key names the entry in an error that is caught below
       href = credentialBase(imported, spec, `specs[${index}]`).href;
-    // Stryker disable next-line BlockStatement: href is still undefined when credentialBase throws
     } catch {
       href = undefined; // no usable server: invoke says so on the first call
     }
