@@ -21,9 +21,11 @@ export interface Reached {
  */
 function configSocket(configFile: string): string | undefined {
   try {
+    // Stryker disable next-line StringLiteral: the expression reads a Buffer as its UTF-8 text all the same
     const text = readFileSync(configFile, 'utf8');
     // A bare value is words separated by blanks; a `#` starts a comment only after a blank (YAML's rule); CRLF line ends.
     const m = /^socket:[ \t]*(?:"([^"]+)"|'([^']+)'|([^#\s]\S*(?:[ \t]+[^#\s]\S*)*))[ \t]*(?:#.*)?\r?$/m.exec(text);
+    // Stryker disable next-line OptionalChaining: no match throws here instead, and the catch below answers undefined as well
     const value = m?.[1] ?? m?.[2] ?? m?.[3];
     return value ? resolve(dirname(configFile), value) : undefined;
   } catch {
@@ -37,7 +39,9 @@ export function targetFor(ctx: CommandContext): SocketTarget {
   const fromConfig = existsSync(configFile) ? configSocket(configFile) : undefined;
   return socketTarget({
     configFile,
+    // Stryker disable next-line ConditionalExpression: socketTarget reads an undefined socket as none
     ...(socket !== undefined ? { socket } : {}),
+    // Stryker disable next-line ConditionalExpression: and an undefined configSocket as none
     ...(fromConfig !== undefined ? { configSocket: fromConfig } : {}),
   });
 }

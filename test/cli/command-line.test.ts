@@ -177,6 +177,8 @@ describe('which config and which daemon a command means', () => {
       ["socket: 'run/s.sock'\n", fromConfig(join(dir, 'run/s.sock'))],
       ['specs: []\nsocket: run/s.sock   # the control socket\n', fromConfig(join(dir, 'run/s.sock'))],
       ['socket:\trun/t.sock\t\n', fromConfig(join(dir, 'run/t.sock'))],
+      ['socket:   run/spaced.sock\n', fromConfig(join(dir, 'run/spaced.sock'))],
+      ['socket: run/two  blanks.sock\n', fromConfig(join(dir, 'run/two  blanks.sock'))],
       // A # starts a comment only after a space, as in YAML (and so in the daemon's reading).
       ['socket: run/a#b.sock\n', fromConfig(join(dir, 'run/a#b.sock'))],
       ['socket: run/my socket.sock #comment\n', fromConfig(join(dir, 'run/my socket.sock'))],
@@ -234,6 +236,9 @@ describe('the options the read-only commands pass on', () => {
     assert.deepEqual(pick({ limit: 7 }, ['limit']), { limit: 7 });
     assert.deepEqual(pick({ limit: 'ten' }, ['limit']), { limit: 'ten' });
     assert.deepEqual(pick({ limit: '5x' }, ['limit']), { limit: '5x' });
+    assert.deepEqual(pick({ limit: 'x5' }, ['limit']), { limit: 'x5' });
+    assert.deepEqual(pick({ limit: '12' }, ['limit']), { limit: 12 });
+    assert.deepEqual(pick({ spec: '5' }, ['spec']), { spec: '5' });
     assert.deepEqual(pick({ spec: true }, ['spec']), { spec: true });
     assert.deepEqual(pick({ spec: '' }, ['spec']), { spec: '' });
   });

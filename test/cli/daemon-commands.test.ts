@@ -132,6 +132,35 @@ describe('svc commands against a running daemon, in process', { skip, timeout: 1
     assert.match(json.out, /nextCursor/);
   });
 
+  it('search and list pass each filter on: collection, tag, limit, cursor; a bad value is the daemon\'s message on stderr', async () => {
+    const limited = await cli(p, ['search', 'pets', '--limit', '1', '--json']);
+    assert.equal(limited.code, 0, limited.err);
+    assert.equal((JSON.stringify(JSON.parse(limited.out)).match(/pets:(GET|POST):/g) ?? []).length, 1, limited.out);
+    const tagged = await cli(p, ['search', 'list', '--tag', 'stores']);
+    assert.match(tagged.out, /pets:GET:\/stores/);
+    assert.doesNotMatch(tagged.out, /pets:GET:\/pets\b/);
+    for (const args of [['search', 'pets', '--collection', 'nosuch'], ['list', '--collection', 'nosuch']]) {
+      const r = await cli(p, args);
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.match(r.err, /nosuch/, args.join(' '));
+    }
+    assert.equal((await cli(p, ['list', '--collection', 'default'])).code, 0);
+    const page = JSON.parse((await cli(p, ['list', '--spec', 'pets', '--limit', '1', '--json'])).out) as { nextCursor?: string };
+    assert.ok(page.nextCursor, JSON.stringify(page));
+    const next = await cli(p, ['list', '--spec', 'pets', '--limit', '1', '--cursor', page.nextCursor, '--json']);
+    assert.equal(next.code, 0, next.err);
+    assert.notEqual(next.out, JSON.stringify(page) + '\n');
+    const bad = await cli(p, ['list', '--spec', 'pets', '--cursor', 'not-a-cursor']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^cursor "not-a-cursor" is not one this server gave out\n/);
+    assert.equal(bad.out, '');
+    // Parameters the daemon refuses before the tool runs: its message, on one line after svc:.
+    const refused = await cli(p, ['search', 'pets', '--limit', '1.5']);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.err, 'svc: search: limit: limit must be a whole number\n');
+    assert.equal(refused.out, '');
+  });
+
   it('inspect: the endpoint, a depth as a number, a bad depth or id with the tool\'s message on stderr and exit 1', async () => {
     const ok = await cli(p, ['inspect', 'pets:POST:/pets']);
     assert.equal(ok.code, 0, ok.err);
