@@ -121,7 +121,8 @@ describe('svc check in process', () => {
   });
 
   it('shows its progress on a terminal while a long check runs, and clears it', async () => {
-    const ops = Array.from({ length: 3000 }, (_, i) => `  /r${i}/{id}:\n    get:\n      summary: Read resource ${i}\n      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]\n      responses: { "200": { description: ok } }\n`).join('');
+    // Each big spec takes well over the line's 300 ms quiet period to import, so the counts after it show.
+    const ops = Array.from({ length: 20000 }, (_, i) => `  /r${i}/{id}:\n    get:\n      summary: Read resource ${i}\n      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]\n      responses: { "200": { description: ok } }\n`).join('');
     for (const name of ['big1', 'big2']) writeFileSync(join(dir, `${name}.yaml`), `openapi: 3.0.3\ninfo: { title: Big, version: "1" }\npaths:\n${ops}`);
     const file = join(dir, 'svc-big.yaml');
     writeFileSync(file, 'specs:\n  - big1.yaml\n  - pets.yaml\n  - big2.yaml\n');
