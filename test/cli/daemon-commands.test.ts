@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
-import { cli, socketDir } from './support.ts';
+import { cli, envForBlock, socketDir } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 const ESC = '\u001b';
@@ -189,18 +189,12 @@ describe('svc commands against a running daemon, in process', { skip, timeout: 1
 
 describe('svc commands with no daemon, in process', { skip, timeout: 60_000 }, () => {
   let p: Project;
-  const saved = process.env['XDG_RUNTIME_DIR'];
   before(() => {
     p = project();
     p.config(['specs/none.yaml']);
-    process.env['XDG_RUNTIME_DIR'] = p.runtime;
-    delete process.env['SVC_SOCKET'];
   });
-  after(() => {
-    p.cleanup();
-    if (saved === undefined) delete process.env['XDG_RUNTIME_DIR'];
-    else process.env['XDG_RUNTIME_DIR'] = saved;
-  });
+  after(() => p.cleanup());
+  envForBlock(() => ({ XDG_RUNTIME_DIR: p.runtime, SVC_SOCKET: undefined }));
 
   it('say where they looked and how to start one, exit 2; --json says no-daemon', async () => {
     for (const command of [['status'], ['update'], ['search', 'pets'], ['list'], ['inspect', 'pets:GET:/pets']]) {

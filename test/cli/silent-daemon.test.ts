@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
-import { cli, silentSocket, socketDir, staleSocket } from './support.ts';
+import { cli, envForBlock, silentSocket, socketDir, staleSocket } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 
@@ -61,18 +61,12 @@ describe('a daemon that is gone or silent beside a live one', { skip, timeout: 1
 
 describe('the only daemon there is silent', { skip, timeout: 60_000 }, () => {
   let p: Project;
-  const saved = process.env['XDG_RUNTIME_DIR'];
   before(() => {
     p = project();
     p.config(['specs/none.yaml']);
-    process.env['XDG_RUNTIME_DIR'] = p.runtime;
-    delete process.env['SVC_SOCKET'];
   });
-  after(() => {
-    p.cleanup();
-    if (saved === undefined) delete process.env['XDG_RUNTIME_DIR'];
-    else process.env['XDG_RUNTIME_DIR'] = saved;
-  });
+  after(() => p.cleanup());
+  envForBlock(() => ({ XDG_RUNTIME_DIR: p.runtime, SVC_SOCKET: undefined }));
 
   it('say when the only daemon there does not answer, instead of "no daemon"', async () => {
     const dir = socketDir(p);

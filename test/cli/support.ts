@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { runCli } from '../../src/cli/program.ts';
 import { configKey } from '../../src/ipc/paths.ts';
 import { captureStream } from '../support/tty.ts';
@@ -16,6 +17,28 @@ export async function cli(p: Project, args: readonly string[], env: NodeJS.Proce
   const stderr = captureStream(false, 80);
   const code = await runCli(['node', 'svc', ...args, '--config', p.configFile], { stdout, stderr, env });
   return { code, out: stdout.text, err: stderr.text };
+}
+
+/**
+ * Sets environment variables (undefined: unset) before the enclosing block's tests, from `values`
+ * read then (a project made in an earlier `before` can name its folders), and puts back what was
+ * there after them.
+ */
+export function envForBlock(values: () => Readonly<Record<string, string | undefined>>): void {
+  const saved = new Map<string, string | undefined>();
+  const set = (key: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  };
+  before(() => {
+    for (const [key, value] of Object.entries(values())) {
+      saved.set(key, process.env[key]);
+      set(key, value);
+    }
+  });
+  after(() => {
+    for (const [key, value] of saved) set(key, value);
+  });
 }
 
 /** The folder a daemon of `p` puts its socket in (the runtime folder is this process's too, below). */
