@@ -212,14 +212,19 @@ async function hundredThousand(file: string, perSpec: number): Promise<string[]>
     const catalog = new Catalog(specs);
     catalog.search('create issue');
     const warmMs = performance.now() - t0;
-    const times: number[] = [];
-    for (const q of ['list pull requests', 'create gist', 'delete repository', 'workflow runs', 'add label to issue', 'user followers']) {
-      for (let i = 0; i < 20; i++) {
-        const t = performance.now();
-        catalog.search(q);
-        times.push(performance.now() - t);
+    // Two passes over the same searches: in the first, a search loads the indexes it reaches first
+    // (a spec's index loads on first use: the lean memory above); the second finds them loaded.
+    const passes: number[][] = [[], []];
+    for (const times of passes) {
+      for (const q of ['list pull requests', 'create gist', 'delete repository', 'workflow runs', 'add label to issue', 'user followers']) {
+        for (let i = 0; i < 20; i++) {
+          const t = performance.now();
+          catalog.search(q);
+          times.push(performance.now() - t);
+        }
       }
     }
+    const [first, again] = passes as [number[], number[]];
     await fullGc();
     const mem = process.memoryUsage();
     const perEndpoint = (mem.heapUsed - heap0) / catalog.size;
@@ -236,7 +241,8 @@ async function hundredThousand(file: string, perSpec: number): Promise<string[]>
         ? `| outside the heap (Buffers, typed arrays) after a full GC | ${mb(mem.external - before.external)} MiB, ${ms(outside)} bytes per endpoint; heap and outside together ${ms(perEndpoint + outside)} bytes per endpoint |`
         : `| outside the heap (Buffers, typed arrays) after a full GC | not measurable in this run: it fell by ${mb(before.external - mem.external)} MiB, buffers of the build step freed only after the baseline |`,
       `| RSS after a full GC | ${mb(mem.rss)} MiB |`,
-      `| whole-catalogue search p50 / p99 | ${ms(pct(times, 50))} / ${ms(pct(times, 99))} ms (${times.length} queries) |`,
+      `| whole-catalogue search p50 / p99, first pass (indexes load on first use) | ${ms(pct(first, 50))} / ${ms(pct(first, 99))} ms, max ${ms(Math.max(...first))} ms (${first.length} searches) |`,
+      `| whole-catalogue search p50 / p99, the same searches again (indexes loaded) | ${ms(pct(again, 50))} / ${ms(pct(again, 99))} ms, max ${ms(Math.max(...again))} ms (${again.length} searches) |`,
     ];
   } finally {
     rmSync(cache, { recursive: true, force: true });
