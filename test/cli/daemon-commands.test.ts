@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
-import { cli, envForBlock, socketDir } from './support.ts';
+import { cli, daemonlessProject, socketDir } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 const ESC = '\u001b';
@@ -188,15 +188,10 @@ describe('svc commands against a running daemon, in process', { skip, timeout: 1
 });
 
 describe('svc commands with no daemon, in process', { skip, timeout: 60_000 }, () => {
-  let p: Project;
-  before(() => {
-    p = project();
-    p.config(['specs/none.yaml']);
-  });
-  after(() => p.cleanup());
-  envForBlock(() => ({ XDG_RUNTIME_DIR: p.runtime, SVC_SOCKET: undefined }));
+  const block = daemonlessProject();
 
   it('say where they looked and how to start one, exit 2; --json says no-daemon', async () => {
+    const p = block.current();
     for (const command of [['status'], ['update'], ['search', 'pets'], ['list'], ['inspect', 'pets:GET:/pets']]) {
       const run = await cli(p, command);
       assert.equal(run.code, 2, command.join(' '));

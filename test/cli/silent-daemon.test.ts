@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openapi, project, startDaemon, type Daemon, type Project } from '../daemon/support.ts';
-import { cli, envForBlock, silentSocket, socketDir, staleSocket } from './support.ts';
+import { cli, daemonlessProject, silentSocket, socketDir, staleSocket } from './support.ts';
 
 const skip = process.platform === 'win32' ? 'Unix sockets only' : false;
 
@@ -60,15 +60,10 @@ describe('a daemon that is gone or silent beside a live one', { skip, timeout: 1
 });
 
 describe('the only daemon there is silent', { skip, timeout: 60_000 }, () => {
-  let p: Project;
-  before(() => {
-    p = project();
-    p.config(['specs/none.yaml']);
-  });
-  after(() => p.cleanup());
-  envForBlock(() => ({ XDG_RUNTIME_DIR: p.runtime, SVC_SOCKET: undefined }));
+  const block = daemonlessProject();
 
   it('say when the only daemon there does not answer, instead of "no daemon"', async () => {
+    const p = block.current();
     const dir = socketDir(p);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const silent = await silentSocket(join(dir, '3.sock'));

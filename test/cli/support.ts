@@ -9,7 +9,7 @@ import { after, before } from 'node:test';
 import { runCli } from '../../src/cli/program.ts';
 import { configKey } from '../../src/ipc/paths.ts';
 import { captureStream } from '../support/tty.ts';
-import type { Project } from '../daemon/support.ts';
+import { project, type Project } from '../daemon/support.ts';
 
 /** Runs `svc ARGS` in this process with the project's config, and what it wrote. */
 export async function cli(p: Project, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
@@ -24,7 +24,7 @@ export async function cli(p: Project, args: readonly string[], env: NodeJS.Proce
  * read then (a project made in an earlier `before` can name its folders), and puts back what was
  * there after them.
  */
-export function envForBlock(values: () => Readonly<Record<string, string | undefined>>): void {
+function envForBlock(values: () => Readonly<Record<string, string | undefined>>): void {
   const saved = new Map<string, string | undefined>();
   const set = (key: string, value: string | undefined) => {
     if (value === undefined) delete process.env[key];
@@ -39,6 +39,21 @@ export function envForBlock(values: () => Readonly<Record<string, string | undef
   after(() => {
     for (const [key, value] of saved) set(key, value);
   });
+}
+
+/**
+ * A project whose svc.yaml names a spec that is not there, with a runtime folder of its own (no
+ * daemon's socket in it), for the enclosing block's tests: `current()` is it once the block runs.
+ */
+export function daemonlessProject(): { readonly current: () => Project } {
+  let p: Project | undefined;
+  before(() => {
+    p = project();
+    p.config(['specs/none.yaml']);
+  });
+  after(() => p?.cleanup());
+  envForBlock(() => ({ XDG_RUNTIME_DIR: p!.runtime, SVC_SOCKET: undefined }));
+  return { current: () => p! };
 }
 
 /** The folder a daemon of `p` puts its socket in (the runtime folder is this process's too, below). */
