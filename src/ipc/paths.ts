@@ -171,8 +171,9 @@ export function verifyPrivateDir(dir: string): void {
 
 /**
  * Before connecting: a socket must be a socket owned by this user (or by `owner`, when the caller
- * names whose daemon it means to reach). Another user's socket (planted at a `--socket` path, say)
- * could answer with anything. A missing path passes: connecting reports it.
+ * names whose daemon it means to reach), in a folder where no other user can put another file in
+ * its place (`verifySocketFolder`). Another user's socket (planted at a `--socket` path, say) could
+ * answer with anything. A missing path passes: connecting reports it.
  */
 export function verifySocketOwner(socketPath: string, owner: number | undefined = currentUid()): void {
   if (socketPath.startsWith('\\\\')) return;
@@ -190,6 +191,36 @@ export function verifySocketOwner(socketPath: string, owner: number | undefined 
       hint: 'a daemon of yours makes its own socket; remove that one, or name another path with --socket',
     });
   }
+  // Checked after the socket: the socket is checked, then connected to by name, and in between
+  // only a user who may write to its folder could put another socket under that name.
+  verifySocketFolder(dirname(socketPath), me);
+}
+
+/**
+ * Refuses (throws UnsafeSocketPathError) a folder for a socket in which another user could replace
+ * the socket between its check and the connection: one owned by someone other than `owner` (this
+ * user) or root, or one others may write to without the sticky bit (which keeps them from renaming
+ * or removing what is not theirs, as in /tmp). The folder is judged where it really is (a symbolic
+ * link is followed); a folder that cannot be read passes, and connecting reports it.
+ */
+export function verifySocketFolder(dir: string, owner: number | undefined = currentUid()): void {
+  if (owner === undefined || dir.startsWith('\\\\')) return;
+  let real: string;
+  let st;
+  try {
+    real = realpathSync(dir);
+    st = lstatSync(real);
+  } catch {
+    return;
+  }
+  const shown = real === dir ? dir : `${dir} (${real})`;
+  const hint = `put the socket in a folder only you can write to, or name another path with --socket or ${SOCKET_ENV}`;
+  if (st.uid !== owner && st.uid !== 0) {
+    throw new UnsafeSocketPathError('socket-folder-not-owned', `the socket's folder ${shown} belongs to another user (uid ${st.uid}), who could replace the socket; refused`, { hint });
+  }
+  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+    throw new UnsafeSocketPathError('socket-folder-open', `the socket's folder ${shown} has mode ${mode(st.mode)}: other users may replace the socket; refused`, { hint });
+  }
 }
 
 /** Creates the folders a daemon's socket goes into, private to the user. */
@@ -199,8 +230,10 @@ export function preparePrivateSocketDir(target: SocketTarget, socketPath: string
     ensurePrivateDir(dirname(target.dir));
     ensurePrivateDir(target.dir);
   } else {
-    // An explicit path: its folder is the user's choice; create it private when it is missing.
+    // An explicit path: its folder is the user's choice; create it private when it is missing, and
+    // refuse one where another user could replace the socket (clients would refuse it anyway).
     mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
+    verifySocketFolder(dirname(socketPath));
   }
 }
 

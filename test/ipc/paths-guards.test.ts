@@ -23,23 +23,12 @@ import {
   verifyTargetDir,
   type SocketTarget,
 } from '../../src/ipc/paths.ts';
-import { inFolder, socketScratch } from './scratch.ts';
+import { inFolder, socketScratch, withoutUserIds } from './scratch.ts';
 
 const unix = process.platform === 'win32' || typeof process.getuid !== 'function' ? 'Unix only' : false;
 const me = typeof process.getuid === 'function' ? process.getuid() : -1;
 const canChown = me === 0;
 const { temp, listen } = socketScratch('svc-pguard-');
-
-/** Runs `fn` as on a system without user ids (Windows: no process.getuid), then puts it back. */
-function withoutUserIds<T>(fn: () => T): T {
-  const own = Object.getOwnPropertyDescriptor(process, 'getuid')!;
-  Object.defineProperty(process, 'getuid', { ...own, value: undefined });
-  try {
-    return fn();
-  } finally {
-    Object.defineProperty(process, 'getuid', own);
-  }
-}
 
 describe('a runtime folder, over every mode and owner', { skip: unix }, () => {
   it('passes only at mode 0700 owned by this user; otherwise the refusal names the folder, why, and what to do, and the folder is left as it was', () => {

@@ -1,5 +1,5 @@
 // Temp folders and raw socket peers for one IPC test file, all removed when the file's tests end,
-// a bounded wait, and work done in another working folder.
+// a bounded wait, work done in another working folder, and a stretch without user ids.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,5 +64,16 @@ export async function inFolder<T>(dir: string, fn: () => T | Promise<T>): Promis
     return await fn();
   } finally {
     process.chdir(cwd);
+  }
+}
+
+/** Runs `fn` as on a system without user ids (Windows: no process.getuid), then puts it back. */
+export function withoutUserIds<T>(fn: () => T): T {
+  const own = Object.getOwnPropertyDescriptor(process, 'getuid')!;
+  Object.defineProperty(process, 'getuid', { ...own, value: undefined });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(process, 'getuid', own);
   }
 }
