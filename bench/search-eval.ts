@@ -5,7 +5,7 @@
 //
 //   npm run bench:search                      compact table
 //   npm run bench:search -- --json            the same figures as JSON (for comparing two rankings)
-//   npm run bench:search -- --misses          also the development and fresh sets' misses
+//   npm run bench:search -- --misses          also the development and fresh sets' misses, and why they missed
 //   npm run bench:search -- --quick           skip the known-item queries and the baseline
 //   npm run bench:search -- --without-fresh   load the development and test APIs only (the 22-API catalogue of earlier figures)
 //   npm run bench:search -- --wide            load the 24 APIs of the wide development set and the second test set too (57 APIs)
@@ -322,9 +322,12 @@ async function main(argv: readonly string[]): Promise<number> {
     if (argv.includes('--misses')) {
       // Why the development sets' whole-catalogue queries missed (test results are never classified).
       const { missCauses, causeLine } = await import('./search-hub.ts');
+      const { wordCauses, wordCauseLine } = await import('./search-causes.ts');
       for (const set of ['dev', 'fresh', 'wide'] as const) {
         const results = report.results.get(`${set} whole`) ?? [];
         if (results.length > 0) process.stdout.write(`\n${causeLine(missCauses(results, catalog), `${set} whole`)}\n`);
+        const within = report.results.get(`${set} within`) ?? [];
+        if (within.length > 0) process.stdout.write(`${wordCauseLine(wordCauses(within, catalog, specs), `${set} within`)}\n`);
       }
     }
     if (argv.includes('--ablate')) {
