@@ -198,28 +198,49 @@ export function verifySocketOwner(socketPath: string, owner: number | undefined 
 
 /**
  * Refuses (throws UnsafeSocketPathError) a folder for a socket in which another user could replace
- * the socket between its check and the connection: one owned by someone other than `owner` (this
- * user) or root, or one others may write to without the sticky bit (which keeps them from renaming
- * or removing what is not theirs, as in /tmp). The folder is judged where it really is (a symbolic
- * link is followed); a folder that cannot be read passes, and connecting reports it.
+ * the socket between its check and the connection: the folder, or a folder above it, owned by
+ * someone other than `owner` (this user) or root, or one others may write to without the sticky bit
+ * (which keeps them from renaming or removing what is not theirs, as in /tmp); or a symbolic link
+ * on the way owned by another user, who could point it elsewhere. Both the path as written and
+ * where it really leads are walked up to the root. A path that cannot be read passes, and
+ * connecting reports it.
  */
 export function verifySocketFolder(dir: string, owner: number | undefined = currentUid()): void {
   if (owner === undefined || dir.startsWith('\\\\')) return;
   let real: string;
-  let st;
   try {
     real = realpathSync(dir);
-    st = lstatSync(real);
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: without the return, the walk of the path as written meets the same missing folder and returns
+  catch {
     return;
   }
-  const shown = real === dir ? dir : `${dir} (${real})`;
-  const hint = `put the socket in a folder only you can write to, or name another path with --socket or ${SOCKET_ENV}`;
-  if (st.uid !== owner && st.uid !== 0) {
-    throw new UnsafeSocketPathError('socket-folder-not-owned', `the socket's folder ${shown} belongs to another user (uid ${st.uid}), who could replace the socket; refused`, { hint });
-  }
-  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
-    throw new UnsafeSocketPathError('socket-folder-open', `the socket's folder ${shown} has mode ${mode(st.mode)}: other users may replace the socket; refused`, { hint });
+  const written = resolve(dir);
+  for (const start of [written, real]) {
+    for (let p = start; ; p = dirname(p)) {
+      let st;
+      try {
+        st = lstatSync(p);
+      }
+      // Stryker disable next-line BlockStatement: reached only when a folder realpath just read goes away, or by a user who may not read a folder above (the tests run as root)
+      catch {
+        return;
+      }
+      const link = st.isSymbolicLink();
+      const what = link ? `the symbolic link ${p} on the way to the socket's folder` : p === start ? `the socket's folder ${p === dir ? p : `${dir} (${p})`}` : `the folder ${p} above the socket's folder`;
+      if (st.uid !== owner && st.uid !== 0) {
+        throw new UnsafeSocketPathError('socket-folder-not-owned', `${what} belongs to another user (uid ${st.uid}), who could replace the socket; refused`, {
+          hint: `put the socket on a path of folders that are yours or root's, or name another path with --socket or ${SOCKET_ENV}`,
+        });
+      }
+      // A link's own mode is never used; who may change it is the folder holding it, walked next.
+      if (!link && (st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+        throw new UnsafeSocketPathError('socket-folder-open', `${what} has mode ${mode(st.mode)}: other users may replace the socket; refused`, {
+          hint: `take others' write permission away (chmod go-w ${p}), or name another path with --socket or ${SOCKET_ENV}`,
+        });
+      }
+      if (dirname(p) === p) break;
+    }
   }
 }
 

@@ -1,10 +1,12 @@
-// The folder a socket is in: a client checks the socket, then connects to it by name, so a user who
-// may write to that folder could put their own socket in its place in between. A client refuses a
-// socket in such a folder (owned by someone other than this user or root, or open to others'
-// writes without the sticky bit), over every mode and owner; a daemon refuses to listen in one;
-// a folder reached through a symbolic link is judged where it is. Real folders, real sockets.
+// The folders a socket is in: a client checks the socket, then connects to it by name, so a user
+// who may write to its folder, or to a folder above it, or who owns a symbolic link on the way,
+// could put their own socket in its place in between. A client refuses a socket on such a path
+// (a folder owned by someone other than this user or root, or open to others' writes without the
+// sticky bit; a link owned by another user), over every mode and owner of the folder and the folder
+// above it; a daemon refuses to listen on one; a symbolic link is followed and its target judged
+// too. Real folders, real sockets.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, lchownSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -18,7 +20,9 @@ const unix = process.platform === 'win32' || typeof process.getuid !== 'function
 const me = typeof process.getuid === 'function' ? process.getuid() : -1;
 const canChown = me === 0;
 const { temp, listen } = socketScratch('svc-sfold-');
-const hint = `put the socket in a folder only you can write to, or name another path with --socket or ${SOCKET_ENV}`;
+const notOwnedHint = `put the socket on a path of folders that are yours or root's, or name another path with --socket or ${SOCKET_ENV}`;
+const openHint = (folder: string): string => `take others' write permission away (chmod go-w ${folder}), or name another path with --socket or ${SOCKET_ENV}`;
+const shownMode = (mode: number): string => `0${(mode & 0o777).toString(8).padStart(3, '0')}`;
 
 /** The refusal `fn` throws, as [code, message, hint]; undefined when it passes. */
 function refusalOf(fn: () => void): [string, string, string | undefined] | undefined {
@@ -31,10 +35,18 @@ function refusalOf(fn: () => void): [string, string, string | undefined] | undef
   }
 }
 
-describe("a socket's folder, over every mode and owner", { skip: unix }, () => {
-  it('a client passes the socket only when the folder is this user\'s or root\'s and others may not write to it, or may only under the sticky bit', async () => {
-    const dir = join(temp(), 'sockets');
-    mkdirSync(dir, { mode: 0o700 });
+/** What a folder of this mode and owner is refused for, as `what` names it; undefined when it passes. */
+function expectedRefusal(what: string, folder: string, mode: number, owner: number, caller = me): [string, string, string] | undefined {
+  if (owner !== caller && owner !== 0) return ['socket-folder-not-owned', `${what} belongs to another user (uid ${owner}), who could replace the socket; refused`, notOwnedHint];
+  if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) return ['socket-folder-open', `${what} has mode ${shownMode(mode)}: other users may replace the socket; refused`, openHint(folder)];
+  return undefined;
+}
+
+describe("a socket's folders, over every mode and owner", { skip: unix }, () => {
+  it("a client passes the socket only when its folder and the folder above are this user's or root's and others may not write to them, or may only under the sticky bit; the nearest fault is named", async () => {
+    const up = join(temp(), 'up');
+    const dir = join(up, 'sockets');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const sock = join(dir, 'd.sock');
     await listen(sock, () => {});
     const other = 4242;
@@ -43,23 +55,21 @@ describe("a socket's folder, over every mode and owner", { skip: unix }, () => {
     const owners = canChown ? fc.constantFrom(me, other, 0) : fc.constant(me);
     try {
       fc.assert(
-        fc.property(modes, owners, (mode, owner) => {
+        fc.property(modes, owners, modes, owners, (mode, owner, upMode, upOwner) => {
           chownSync(dir, owner, owner);
           chmodSync(dir, mode);
-          const shown = `0${(mode & 0o777).toString(8).padStart(3, '0')}`;
-          const expected: [string, string, string] | undefined =
-            owner !== me && owner !== 0
-              ? ['socket-folder-not-owned', `the socket's folder ${dir} belongs to another user (uid ${owner}), who could replace the socket; refused`, hint]
-              : (mode & 0o022) !== 0 && (mode & 0o1000) === 0
-                ? ['socket-folder-open', `the socket's folder ${dir} has mode ${shown}: other users may replace the socket; refused`, hint]
-                : undefined;
+          chownSync(up, upOwner, upOwner);
+          chmodSync(up, upMode);
+          const expected = expectedRefusal(`the socket's folder ${dir}`, dir, mode, owner) ?? expectedRefusal(`the folder ${up} above the socket's folder`, up, upMode, upOwner);
           assert.deepEqual(refusalOf(() => verifySocketOwner(sock)), expected);
         }),
-        { numRuns: 300 },
+        { numRuns: 400 },
       );
     } finally {
-      chownSync(dir, me, me);
-      chmodSync(dir, 0o700);
+      for (const d of [up, dir]) {
+        chownSync(d, me, me);
+        chmodSync(d, 0o700);
+      }
     }
   });
 
@@ -70,9 +80,7 @@ describe("a socket's folder, over every mode and owner", { skip: unix }, () => {
       fc.assert(
         fc.property(fc.constantFrom(1000, 4242, 4343), fc.constantFrom(0, 1000, 4242, 4343), (caller, owner) => {
           chownSync(dir, owner, owner);
-          const expected: [string, string, string] | undefined =
-            owner !== caller && owner !== 0 ? ['socket-folder-not-owned', `the socket's folder ${dir} belongs to another user (uid ${owner}), who could replace the socket; refused`, hint] : undefined;
-          assert.deepEqual(refusalOf(() => verifySocketFolder(dir, caller)), expected);
+          assert.deepEqual(refusalOf(() => verifySocketFolder(dir, caller)), expectedRefusal(`the socket's folder ${dir}`, dir, 0o755, owner, caller));
         }),
         { numRuns: 40 },
       );
@@ -88,7 +96,7 @@ describe("a socket's folder, over every mode and owner", { skip: unix }, () => {
     let connections = 0;
     await listen(sock, () => connections++);
     chmodSync(dir, 0o777);
-    await assert.rejects(request(sock, 'ping'), (e: unknown) => e instanceof SvcError && e.code === 'socket-folder-open' && e.message.includes(dir) && e.hint === hint);
+    await assert.rejects(request(sock, 'ping'), (e: unknown) => e instanceof SvcError && e.code === 'socket-folder-open' && e.message.includes(dir) && e.hint === openHint(dir));
     chmodSync(dir, 0o1777);
     await assert.rejects(request(sock, 'ping', {}, { timeoutMs: 200 }), (e: unknown) => e instanceof IpcConnectError && e.reason === 'timeout');
     assert.equal(connections, 1, 'only the request in the sticky folder connected');
@@ -101,9 +109,30 @@ describe("a socket's folder, over every mode and owner", { skip: unix }, () => {
     chmodSync(real, 0o777);
     const link = join(base, 'link');
     symlinkSync(real, link);
-    assert.deepEqual(refusalOf(() => verifySocketFolder(link)), ['socket-folder-open', `the socket's folder ${link} (${real}) has mode 0777: other users may replace the socket; refused`, hint]);
+    assert.deepEqual(refusalOf(() => verifySocketFolder(link)), ['socket-folder-open', `the socket's folder ${link} (${real}) has mode 0777: other users may replace the socket; refused`, openHint(real)]);
     chmodSync(real, 0o755);
     verifySocketFolder(link);
+    // The folder above the link's target too.
+    chmodSync(base, 0o777);
+    assert.deepEqual(refusalOf(() => verifySocketFolder(link)), ['socket-folder-open', `the folder ${base} above the socket's folder has mode 0777: other users may replace the socket; refused`, openHint(base)]);
+    chmodSync(base, 0o700);
+  });
+
+  it('a symbolic link on the way that another user owns is refused, whatever it points at', { skip: canChown ? false : 'needs root to give a link away' }, () => {
+    const base = temp();
+    const real = join(base, 'real');
+    mkdirSync(real, { mode: 0o700 });
+    const link = join(base, 'link');
+    symlinkSync(real, link);
+    lchownSync(link, 4242, 4242);
+    const under = join(link, 'sub');
+    mkdirSync(join(real, 'sub'), { mode: 0o700 });
+    const refusal = ['socket-folder-not-owned', `the symbolic link ${link} on the way to the socket's folder belongs to another user (uid 4242), who could replace the socket; refused`, notOwnedHint];
+    assert.deepEqual(refusalOf(() => verifySocketFolder(link)), refusal, 'the link as the folder');
+    assert.deepEqual(refusalOf(() => verifySocketFolder(under)), refusal, 'the link above the folder');
+    lchownSync(link, 0, 0);
+    verifySocketFolder(link);
+    verifySocketFolder(under);
   });
 
   it('a folder that is not there, or a system without user ids, passes: connecting reports what is missing', () => {
@@ -147,7 +176,7 @@ describe('a daemon asked to listen in a folder open to others', { skip: unix }, 
     chmodSync(dir, 0o775);
     const path = join(dir, 'svc.sock');
     const target = socketTarget({ configFile: 'svc.yaml', socket: path });
-    assert.deepEqual(refusalOf(() => preparePrivateSocketDir(target, path)), ['socket-folder-open', `the socket's folder ${dir} has mode 0775: other users may replace the socket; refused`, hint]);
+    assert.deepEqual(refusalOf(() => preparePrivateSocketDir(target, path)), ['socket-folder-open', `the socket's folder ${dir} has mode 0775: other users may replace the socket; refused`, openHint(dir)]);
     await assert.rejects(IpcServer.listen({ target, handlers: {} }), (e: unknown) => e instanceof SvcError && e.code === 'socket-folder-open');
     chmodSync(dir, 0o755);
     const server = await IpcServer.listen({ target, handlers: {} });
