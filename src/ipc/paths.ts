@@ -191,8 +191,8 @@ export function verifySocketOwner(socketPath: string, owner: number | undefined 
       hint: 'a daemon of yours makes its own socket; remove that one, or name another path with --socket',
     });
   }
-  // Checked after the socket: the socket is checked, then connected to by name, and in between
-  // only a user who may write to its folder could put another socket under that name.
+  // The socket is checked, then connected to by name: in between, only a user who may change a
+  // folder on its path (or a link on the way) could put another socket under that name.
   verifySocketFolder(dirname(socketPath), me);
 }
 
