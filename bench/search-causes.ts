@@ -3,9 +3,8 @@
 // conventions chose among endpoints the words do not tell apart: which sibling)? Development sets
 // only: test results are never classified (bench/search-eval.ts `--misses`).
 import type { Catalog } from '../src/catalog/index.ts';
-import { parseQuery } from '../src/catalog/search.ts';
+import { documentOf, makeEntry, parseQuery } from '../src/catalog/search.ts';
 import { specNameTerms } from '../src/catalog/spec-names.ts';
-import { firstSentence, textTerms } from '../src/catalog/text.ts';
 import type { Endpoint, ImportedSpec } from '../src/model/index.ts';
 import type { QueryResult } from '../test/search/measure.ts';
 
@@ -25,14 +24,10 @@ export interface WordCauses {
   readonly moreHeld: number;
 }
 
-/** What an endpoint says: its summary, path, operationId and the first sentence of its description, as index terms. */
+/** What an endpoint says: the terms of its index document's summary, path, operationId and description's first sentence. */
 function endpointTerms(e: Endpoint): Set<string> {
-  return new Set([
-    ...textTerms(e.summary),
-    ...textTerms(e.path.replace(/\{[^}]*\}/g, ' ')),
-    ...textTerms(e.operationId),
-    ...textTerms(e.description ? firstSentence(e.description) : undefined),
-  ]);
+  const doc = documentOf(makeEntry(e, 0));
+  return new Set([...doc.s, ...doc.p, ...doc.o, ...doc.d]);
 }
 
 const placeholders = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
